@@ -1,0 +1,178 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration: defaults, then an optional JSON file (`cms.config.json` in the
+ * working directory or the path in CMS_CONFIG), then environment variables.
+ * Every option is documented in docs/configuration.md.
+ */
+const localeCode = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'expected a locale code such as "en" or "pt-BR"');
+
+const i18nSchema = z
+  .object({
+    locales: z.array(localeCode).min(1),
+    defaultLocale: localeCode,
+    fallback: z.record(z.string(), localeCode).optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (!v.locales.includes(v.defaultLocale)) {
+      ctx.addIssue({ code: 'custom', path: ['defaultLocale'], message: 'must be one of i18n.locales' });
+    }
+    for (const [from, to] of Object.entries(v.fallback ?? {})) {
+      if (!v.locales.includes(from))
+        ctx.addIssue({ code: 'custom', path: ['fallback', from], message: 'is not one of i18n.locales' });
+      if (!v.locales.includes(to))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fallback', from],
+          message: `fallback "${to}" is not one of i18n.locales`,
+        });
+    }
+  });
+
+const trustedHeader = z.enum([
+  'x-forwarded-for',
+  'x-real-ip',
+  'cf-connecting-ip',
+  'true-client-ip',
+  'fly-client-ip',
+  'forwarded',
+]);
+
+export const configSchema = z
+  .object({
+    port: z.coerce.number().int().min(0).max(65535).default(4321),
+    host: z.string().min(1).default('127.0.0.1'),
+    dataDir: z.string().min(1).default('./data'),
+    databaseUrl: z
+      .string()
+      .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'must start with "sqlite:" or "postgres://"')
+      .optional(),
+    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+    i18n: i18nSchema.optional(),
+    maxUploadSize: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(50 * 1024 * 1024),
+    trustedProxyHeaders: z.array(trustedHeader).default([]),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+
+export interface I18nConfig {
+  locales: string[];
+  defaultLocale: string;
+  fallback: Record<string, string>;
+  /** false when the site is single-language (no i18n block in the configuration). */
+  enabled: boolean;
+}
+
+export interface CmsConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  publicUrl: string;
+  i18n: I18nConfig;
+  maxUploadSize: number;
+  trustedProxyHeaders: string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`Invalid configuration: ${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ENV_KEYS: Record<string, keyof ConfigInput> = {
+  PORT: 'port',
+  HOST: 'host',
+  CMS_DATA_DIR: 'dataDir',
+  CMS_DATABASE_URL: 'databaseUrl',
+  CMS_PUBLIC_URL: 'publicUrl',
+  CMS_MAX_UPLOAD_SIZE: 'maxUploadSize',
+  CMS_TRUSTED_PROXY_HEADERS: 'trustedProxyHeaders',
+  CMS_LOG_LEVEL: 'logLevel',
+};
+
+/** Validate and complete a configuration object (used by tests and the library entry). */
+export function resolveConfig(input: ConfigInput, source: (key: string) => string = (k) => k): CmsConfig {
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
+    const message = issue.code === 'unrecognized_keys' ? 'unknown option' : issue.message;
+    throw new ConfigError(source(key || '(root)'), message);
+  }
+  const v = parsed.data;
+  const dataDir = resolve(v.dataDir);
+  const i18n: I18nConfig = v.i18n
+    ? { locales: v.i18n.locales, defaultLocale: v.i18n.defaultLocale, fallback: v.i18n.fallback ?? {}, enabled: true }
+    : { locales: ['en'], defaultLocale: 'en', fallback: {}, enabled: false };
+  const publicHost = v.host === '0.0.0.0' || v.host === '::' ? '127.0.0.1' : v.host;
+  return {
+    port: v.port,
+    host: v.host,
+    dataDir,
+    databaseUrl: v.databaseUrl ?? `sqlite:${resolve(dataDir, 'cms.db')}`,
+    publicUrl: (v.publicUrl ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${v.port}`).replace(
+      /\/+$/,
+      '',
+    ),
+    i18n,
+    maxUploadSize: v.maxUploadSize,
+    trustedProxyHeaders: v.trustedProxyHeaders.map((h) => h.toLowerCase()),
+    logLevel: v.logLevel,
+  };
+}
+
+/** Read the file and the environment, then validate. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CmsConfig {
+  const explicit = env.CMS_CONFIG;
+  const filePath = explicit ? resolve(cwd, explicit) : resolve(cwd, 'cms.config.json');
+  let fromFile: Record<string, unknown> = {};
+  if (existsSync(filePath)) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(filePath, 'utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new ConfigError(filePath, 'must hold a JSON object');
+      }
+      fromFile = parsed as Record<string, unknown>;
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new ConfigError(filePath, `is not valid JSON (${(err as Error).message})`);
+    }
+  } else if (explicit) {
+    throw new ConfigError('CMS_CONFIG', `file ${filePath} does not exist`);
+  }
+
+  const merged: Record<string, unknown> = { ...fromFile };
+  const origin: Record<string, string> = {};
+  for (const [envKey, key] of Object.entries(ENV_KEYS)) {
+    const raw = env[envKey];
+    if (raw === undefined || raw === '') continue;
+    merged[key] =
+      key === 'trustedProxyHeaders'
+        ? raw
+            .split(',')
+            .map((s) => s.trim().toLowerCase())
+            .filter(Boolean)
+        : raw;
+    origin[key] = envKey;
+  }
+  if (merged.dataDir !== undefined && typeof merged.dataDir === 'string') merged.dataDir = resolve(cwd, merged.dataDir);
+  else merged.dataDir = resolve(cwd, 'data');
+  return resolveConfig(merged as ConfigInput, (key) => origin[key.split('.')[0]] ?? key);
+}

@@ -1,0 +1,78 @@
+/**
+ * The one error type services throw, and the one table that maps its code to
+ * an HTTP status. Doors (REST, MCP, CLI) translate CmsError; nothing else.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  NO_FILE: 400,
+  INVALID_TYPE: 400,
+  FILE_NOT_FOUND: 400,
+  UPLOAD_SIZE_MISMATCH: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  INSUFFICIENT_SCOPE: 403,
+  INSUFFICIENT_PERMISSIONS: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  ALREADY_EXISTS: 409,
+  REV_CONFLICT: 409,
+  ENTRY_LOCKED: 409,
+  INVALID_STATE: 409,
+  WORK_LEASE_ACTIVE: 409,
+  WORK_CHANGED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  SAVE_REJECTED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  TRANSFER_IMPORT_IN_PROGRESS: 503,
+  MEDIA_USAGE_ACTIVATION_IN_PROGRESS: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class CmsError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetails;
+  /** Some codes (INVALID_STATE) are 400 in one situation and 409 in another. */
+  readonly statusOverride?: number;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails, statusOverride?: number) {
+    super(message);
+    this.name = 'CmsError';
+    this.code = code;
+    this.details = details;
+    this.statusOverride = statusOverride;
+  }
+
+  get status(): number {
+    return this.statusOverride ?? ERROR_STATUS[this.code];
+  }
+}
+
+export function isCmsError(err: unknown): err is CmsError {
+  return err instanceof CmsError;
+}
+
+export const notFound = (what: string, details?: ErrorDetails) =>
+  new CmsError('NOT_FOUND', `${what} not found`, details);
+
+export const validationError = (message: string, details?: ErrorDetails) =>
+  new CmsError('VALIDATION_ERROR', message, details);
+
+export const conflict = (message: string, details?: ErrorDetails) => new CmsError('CONFLICT', message, details);
+
+/** zod issues in a stable, transport-neutral shape for `details.issues`. */
+export interface ValidationIssue {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+export function issuesError(message: string, issues: ValidationIssue[]): CmsError {
+  return new CmsError('VALIDATION_ERROR', message, { issues });
+}

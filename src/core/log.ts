@@ -1,0 +1,16 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/** Structured JSON logs; every request logger is a child carrying its request id. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'cms' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
+    },
+    destination,
+  );
+}

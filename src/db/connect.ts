@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect.js';
+import type { Tables } from './tables.js';
+
+// int8 (count(*), bigint columns) as JS numbers; our values stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export type Kdb = Kysely<Tables>;
+
+export interface Database {
+  db: Kdb;
+  dialect: DialectName;
+  /** Number of SQL statements executed so far (for query-budget tests). */
+  readonly queryCount: number;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** PostgreSQL schema to use as search_path (tests use a fresh one each). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export function dialectOf(url: string): DialectName {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new Error(`unsupported database URL: ${url.split(':')[0]}`);
+}
+
+export function connect(url: string, options: ConnectOptions = {}): Database {
+  const dialect = dialectOf(url);
+  let count = 0;
+  const log = (event: { level: string }) => {
+    if (event.level === 'query' || event.level === 'error') count++;
+  };
+  let db: Kdb;
+  if (dialect === 'sqlite') {
+    const file = url.slice('sqlite:'.length);
+    const memory = file === ':memory:' || file === '';
+    if (!memory) mkdirSync(dirname(file), { recursive: true });
+    const native = new SqliteDatabase(memory ? ':memory:' : file);
+    native.pragma('foreign_keys = ON');
+    native.pragma('busy_timeout = 5000');
+    if (!memory) {
+      native.pragma('journal_mode = WAL');
+      native.pragma('synchronous = NORMAL');
+    }
+    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: native }), log });
+  } else {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    });
+    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log });
+  }
+  return {
+    db,
+    dialect,
+    get queryCount() {
+      return count;
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** Cheap liveness probe. */
+export async function ping(db: Kdb): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,128 @@
+/**
+ * Row types of the system tables (`_cms_*`). Entry tables (`ec_<slug>`) are
+ * dynamic and are read through the schema service's column map.
+ * Flags are integers 0/1 on both dialects; instants are ISO 8601 UTC text.
+ */
+import type { Generated } from 'kysely';
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface MigrationsTable {
+  name: string;
+  applied_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string | null;
+  role: number;
+  disabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface CollectionsTable {
+  id: string;
+  slug: string;
+  label: string;
+  label_singular: string;
+  description: string | null;
+  icon: string | null;
+  supports: string;
+  sort_order: number;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FieldsTable {
+  id: string;
+  collection_id: string;
+  slug: string;
+  label: string;
+  type: string;
+  column_name: string | null;
+  retired_column: string | null;
+  required: number;
+  is_unique: number;
+  searchable: number;
+  indexed: number;
+  translatable: number;
+  default_value: string | null;
+  validation: string | null;
+  widget: string | null;
+  options: string | null;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RelationsTable {
+  id: string;
+  name: string;
+  parent_collection_id: string;
+  child_collection_id: string;
+  parent_field_id: string | null;
+  child_field_id: string | null;
+  multiple: number;
+  created_at: string;
+}
+
+export interface LinksTable {
+  relation_id: string;
+  parent_group: string;
+  child_group: string;
+  position: number;
+  created_at: string;
+}
+
+export interface BlockTypesTable {
+  id: string;
+  slug: string;
+  label: string;
+  description: string | null;
+  icon: string | null;
+  active_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlockTypeVersionsTable {
+  block_type_id: string;
+  version: number;
+  label: string;
+  fields: string;
+  created_at: string;
+}
+
+export interface Tables {
+  _cms_meta: MetaTable;
+  _cms_migrations: MigrationsTable;
+  _cms_users: UsersTable;
+  _cms_api_tokens: ApiTokensTable;
+  _cms_collections: CollectionsTable;
+  _cms_fields: FieldsTable;
+  _cms_relations: RelationsTable;
+  _cms_links: LinksTable;
+  _cms_block_types: BlockTypesTable;
+  _cms_block_type_versions: BlockTypeVersionsTable;
+}
+
+export type { Generated };

@@ -1,0 +1,51 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { CmsError, type ErrorCode, isCmsError } from '../../core/errors.js';
+import type { AppEnv } from '../env.js';
+
+const HTTP_CODES: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+export function errorBody(err: CmsError) {
+  return {
+    success: false as const,
+    error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+  };
+}
+
+/** Translate anything thrown into the error envelope; unknown failures never leak their message. */
+export function toCmsError(err: unknown): CmsError | null {
+  if (isCmsError(err)) return err;
+  if (err instanceof HTTPException) {
+    const code = HTTP_CODES[err.status] ?? 'INTERNAL_ERROR';
+    if (code === 'INTERNAL_ERROR') return null;
+    const message =
+      err.status === 400 && /json/i.test(err.message) ? 'Malformed JSON in request body' : err.message || code;
+    return new CmsError(code, message, undefined, err.status);
+  }
+  return null;
+}
+
+export function onError(err: Error, c: Context<AppEnv>) {
+  const known = toCmsError(err);
+  const log = c.get('log');
+  if (known) {
+    if (known.status >= 500) log?.error({ err, code: known.code }, 'request failed');
+    const res = c.json(errorBody(known), known.status as ContentfulStatusCode);
+    if (known.code === 'RATE_LIMITED' && typeof known.details?.retryAfter === 'number') {
+      res.headers.set('Retry-After', String(known.details.retryAfter));
+    }
+    return res;
+  }
+  log?.error({ err }, 'unhandled error');
+  return c.json(errorBody(new CmsError('INTERNAL_ERROR', 'Internal server error')), 500);
+}

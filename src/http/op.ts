@@ -1,0 +1,114 @@
+import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Actor } from '../auth/actor.js';
+import { ErrorEnvelope, envelope } from '../schemas/common.js';
+import type { Services } from '../services/index.js';
+import type { AppEnv } from './env.js';
+
+export type Api = OpenAPIHono<AppEnv>;
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+export interface OpSpec<P, Q, B, R> {
+  method: Method;
+  /** OpenAPI-style path relative to the API root, e.g. `/schema/collections/{slug}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of `data` in the success envelope. */
+  response: R;
+  status?: 200 | 201;
+  /** Served but left out of the OpenAPI document (auth, setup, bylines …). */
+  hidden?: boolean;
+  /** No credentials needed (public comments); documented with `security: []`. */
+  public?: boolean;
+}
+
+export interface OpInput<P, Q, B> {
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  actor: Actor;
+  services: Services;
+  c: Context<AppEnv>;
+}
+
+/** A handler may pick a status other than the declared one (e.g. 200 for a deduplicated upload). */
+export class Reply<T> {
+  constructor(
+    readonly data: T,
+    readonly status: 200 | 201 | 202,
+  ) {}
+}
+
+const errorContent = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelope } },
+});
+
+/**
+ * Declare one REST operation: the zod schemas validate the request, build the
+ * OpenAPI document, and type the handler; the result is wrapped in the
+ * `{ success: true, data }` envelope.
+ */
+export function op<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(
+  app: Api,
+  spec: OpSpec<P, Q, B, R>,
+  handler: (input: OpInput<P, Q, B>) => Promise<z.input<R> | Reply<z.input<R>>>,
+): void {
+  const status = spec.status ?? 200;
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: spec.description,
+    tags: spec.tags,
+    hide: spec.hidden,
+    ...(spec.public ? { security: [] } : {}),
+    request: {
+      ...(spec.params ? { params: spec.params as never } : {}),
+      ...(spec.query ? { query: spec.query as never } : {}),
+      ...(spec.body
+        ? { body: { required: true, content: { 'application/json': { schema: spec.body as never } } } }
+        : {}),
+    },
+    responses: {
+      [status]: {
+        description: 'Success',
+        content: { 'application/json': { schema: envelope(spec.response) } },
+      },
+      400: errorContent('Invalid input (VALIDATION_ERROR)'),
+      ...(spec.public ? {} : { 401: errorContent('Missing or invalid credentials (UNAUTHORIZED)') }),
+      ...(spec.public ? {} : { 403: errorContent('Insufficient permission or scope') }),
+      404: errorContent('Resource not found (NOT_FOUND)'),
+      ...(spec.method === 'get' ? {} : { 409: errorContent('State conflict') }),
+      500: errorContent('Internal failure (INTERNAL_ERROR)'),
+    },
+  });
+  app.openapi(route, (async (c: Context<AppEnv>) => {
+    const req = c.req as unknown as { valid(target: string): unknown };
+    const out = await handler({
+      params: (spec.params ? req.valid('param') : undefined) as Infer<P>,
+      query: (spec.query ? req.valid('query') : undefined) as Infer<Q>,
+      body: (spec.body ? req.valid('json') : undefined) as Infer<B>,
+      actor: c.get('actor'),
+      services: c.get('services'),
+      c,
+    });
+    if (out instanceof Reply) return c.json({ success: true, data: out.data }, out.status);
+    return c.json({ success: true, data: out }, status);
+  }) as never);
+}

@@ -1,0 +1,46 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { CmsConfig } from '../core/config.js';
+import type { AppEnv } from './env.js';
+
+const VERSION = '0.1.0';
+
+/** The OpenAPI 3.1 document, generated from the route schemas; cached per process. */
+const cache = new WeakMap<object, { key: string; doc: unknown }>();
+
+export function openApiDocument(api: OpenAPIHono<AppEnv>, config: CmsConfig): unknown {
+  const key = `${config.publicUrl}|${config.maxUploadSize}`;
+  const hit = cache.get(api);
+  if (hit?.key === key) return hit.doc;
+  if (!hit) registerSecuritySchemes(api);
+  const doc = buildDocument(api, config);
+  cache.set(api, { key, doc });
+  return doc;
+}
+
+function registerSecuritySchemes(api: OpenAPIHono<AppEnv>): void {
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Personal access token (`cms_pat_…`) or OAuth access token',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cms_session',
+    description: 'Admin session; state-changing requests must also send `X-CMS-Request: 1`',
+  });
+}
+
+function buildDocument(api: OpenAPIHono<AppEnv>, config: CmsConfig): unknown {
+  return api.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'CMS REST API',
+      version: VERSION,
+      description: `Headless content management REST API. Every response is an envelope: \`{ success: true, data }\` or \`{ success: false, error: { code, message, details? } }\`. Maximum media upload size: ${config.maxUploadSize} bytes.`,
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+    },
+    servers: [{ url: `${config.publicUrl}/_cms/api` }],
+    security: [{ bearerAuth: [] }, { sessionCookie: [] }],
+  });
+}

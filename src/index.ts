@@ -1,0 +1,71 @@
+import type { Hono } from 'hono';
+import { type Clock, systemClock } from './core/clock.js';
+import type { CmsConfig } from './core/config.js';
+import { createLogger, type Logger } from './core/log.js';
+import { connect, type Database } from './db/connect.js';
+import { migrate } from './db/migrate.js';
+import { createApp } from './http/app.js';
+import type { AppEnv } from './http/env.js';
+import type { ServiceContext } from './services/context.js';
+import { createServices, type Services } from './services/index.js';
+
+export { type CmsConfig, loadConfig, resolveConfig } from './core/config.js';
+
+export interface CreateCmsOptions {
+  config: CmsConfig;
+  clock?: Clock;
+  logger?: Logger;
+  /** Use an open database instead of connecting to config.databaseUrl. */
+  database?: Database;
+  /** Run migrations on start (default true). */
+  migrate?: boolean;
+}
+
+export interface Cms {
+  config: CmsConfig;
+  database: Database;
+  services: Services;
+  ctx: ServiceContext;
+  app: Hono<AppEnv>;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+/** Build the whole service: database, migrations, services and the HTTP app. */
+export async function createCms(options: CreateCmsOptions): Promise<Cms> {
+  const { config } = options;
+  const log = options.logger ?? createLogger(config.logLevel);
+  const database = options.database ?? connect(config.databaseUrl);
+  try {
+    if (options.migrate !== false) {
+      const applied = await migrate(database);
+      if (applied.length) log.info({ applied }, 'migrations applied');
+    }
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const ctx: ServiceContext = {
+    db: database.db,
+    dialect: database.dialect,
+    clock: options.clock ?? systemClock,
+    config,
+    log,
+  };
+  const services = createServices(ctx);
+  const app = createApp(config, log, services);
+  let closed = false;
+  return {
+    config,
+    database,
+    services,
+    ctx,
+    app,
+    log,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** Public face of the fields module: field definitions, their rules and entry value validation. */
+export * from './datetime.js';
+export * from './definition.js';
+export { BLOCKS_MAX_ITEMS, SUB_FIELD_TYPES, VALIDATION_KEYS } from './type-rules.js';
+export * from './types.js';
+export * from './url.js';
+export * from './values.js';
+export { MAX_REFERENCE_IDS } from './values-scalar.js';

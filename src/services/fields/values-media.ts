@@ -1,0 +1,148 @@
+/** Value checks for image and file fields (spec 2, "Field types": image, file). */
+import { type IssuePath, isPlainObject, report } from './issue.js';
+import { readKey } from './type-rules.js';
+import type { FieldDefinition } from './types.js';
+import { checkUrl } from './url.js';
+import type { ValueContext } from './value-context.js';
+import { typeIssue, type ValueChecker } from './values-scalar.js';
+
+/** text: a string; url: a safe link target; count: a non-negative integer; meta: an object. */
+type PropKind = 'text' | 'url' | 'count' | 'meta';
+
+interface MediaShape {
+  what: string;
+  props: Readonly<Record<string, PropKind>>;
+  /** Required properties, each a non-empty string. */
+  required: readonly string[];
+}
+
+const IMAGE: MediaShape = {
+  what: 'an image object with id',
+  props: {
+    id: 'text',
+    src: 'url',
+    alt: 'text',
+    width: 'count',
+    height: 'count',
+    provider: 'text',
+    meta: 'meta',
+    mimeType: 'text',
+  },
+  required: ['id'],
+};
+
+const FILE: MediaShape = {
+  what: 'a file object with id, filename and mimeType',
+  props: { id: 'text', provider: 'text', filename: 'text', mimeType: 'text', meta: 'meta', url: 'url', size: 'count' },
+  required: ['id', 'filename', 'mimeType'],
+};
+
+function checkProp(kind: PropKind, value: unknown, path: IssuePath, ctx: ValueContext): void {
+  switch (kind) {
+    case 'text':
+      if (typeof value !== 'string') typeIssue(ctx, path, 'a string', value);
+      return;
+    case 'url': {
+      if (typeof value !== 'string') {
+        typeIssue(ctx, path, 'a URL string', value);
+        return;
+      }
+      const problem = checkUrl(value, { allowSchemeless: ctx.options.allowSchemelessUrls });
+      if (problem) report(ctx.sink, path, 'invalid_url', problem);
+      return;
+    }
+    case 'count':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+        typeIssue(ctx, path, 'a non-negative integer', value);
+      }
+      return;
+    case 'meta':
+      if (!isPlainObject(value)) {
+        typeIssue(ctx, path, 'an object', value);
+        return;
+      }
+      if (value.storageKey !== undefined && value.storageKey !== null && typeof value.storageKey !== 'string') {
+        typeIssue(ctx, [...path, 'storageKey'], 'a string', value.storageKey);
+      }
+      return;
+  }
+}
+
+/** Unknown properties are rejected so a typo (`altText`) does not silently drop data. */
+function checkShape(
+  shape: MediaShape,
+  value: Record<string, unknown>,
+  path: IssuePath,
+  ctx: ValueContext,
+  extraKeys: readonly string[],
+): void {
+  for (const [key, prop] of Object.entries(value)) {
+    const kind = Object.hasOwn(shape.props, key) ? shape.props[key] : undefined;
+    if (kind === undefined) {
+      if (!extraKeys.includes(key)) {
+        const known = [...Object.keys(shape.props), ...extraKeys].join(', ');
+        report(ctx.sink, [...path, key], 'unknown_field', `unknown property "${key}" (known: ${known})`);
+      }
+      continue;
+    }
+    if (prop === undefined || prop === null) continue;
+    checkProp(kind, prop, [...path, key], ctx);
+  }
+  for (const key of shape.required) {
+    const v = value[key];
+    if (v === undefined || v === null || v === '') report(ctx.sink, [...path, key], 'required', `${key} is required`);
+  }
+}
+
+/** MIME types compare case-insensitively (RFC 2045). */
+function checkMime(field: FieldDefinition, value: Record<string, unknown>, path: IssuePath, ctx: ValueContext): void {
+  const allowed = readKey(field.validation, 'allowedMimeTypes');
+  if (!Array.isArray(allowed) || typeof value.mimeType !== 'string' || value.mimeType === '') return;
+  const list = allowed.filter((m): m is string => typeof m === 'string');
+  if (!list.some((m) => m.toLowerCase() === (value.mimeType as string).toLowerCase())) {
+    report(
+      ctx.sink,
+      [...path, 'mimeType'],
+      'invalid_mime_type',
+      `${value.mimeType} is not allowed (allowed: ${list.join(', ')})`,
+    );
+  }
+}
+
+export const checkImage: ValueChecker = (field, value, path, ctx) => {
+  if (!isPlainObject(value)) {
+    typeIssue(ctx, path, IMAGE.what, value);
+    return value;
+  }
+  checkShape(IMAGE, value, path, ctx, ['darkVariant']);
+  checkMime(field, value, path, ctx);
+  const dark = value.darkVariant;
+  if (dark === undefined || dark === null) return { ...value };
+  const darkPath = [...path, 'darkVariant'];
+  if (readKey(field.options, 'darkVariant') !== true) {
+    report(
+      ctx.sink,
+      darkPath,
+      'not_allowed',
+      'this image field has no dark variant slot (options.darkVariant is not enabled)',
+    );
+    return { ...value };
+  }
+  if (!isPlainObject(dark)) {
+    typeIssue(ctx, darkPath, IMAGE.what, dark);
+    return { ...value };
+  }
+  checkShape(IMAGE, dark, darkPath, ctx, []);
+  checkMime(field, dark, darkPath, ctx);
+  return { ...value, darkVariant: { ...dark } };
+};
+
+export const checkFile: ValueChecker = (field, value, path, ctx) => {
+  if (!isPlainObject(value)) {
+    typeIssue(ctx, path, FILE.what, value);
+    return value;
+  }
+  checkShape(FILE, value, path, ctx, []);
+  checkMime(field, value, path, ctx);
+  return { ...value };
+};

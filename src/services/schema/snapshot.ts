@@ -1,0 +1,172 @@
+import type { Kdb } from '../../db/connect.js';
+import { entryTable } from './ddl.js';
+import type {
+  BlockTypeInfo,
+  CollectionInfo,
+  FieldInfo,
+  FieldType,
+  RelationInfo,
+  SchemaSnapshot,
+  Support,
+} from './model.js';
+
+/** Re-read the version row at most this often; a schema write in this process clears the cache at once. */
+const VERSION_CHECK_MS = 1_000;
+
+const parseJson = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
+
+export async function readSchemaVersion(db: Kdb): Promise<number> {
+  const row = await db.selectFrom('_cms_meta').select('value').where('key', '=', 'schema_version').executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/** Bump the version row inside a schema-changing transaction. */
+export async function bumpSchemaVersion(db: Kdb): Promise<void> {
+  const current = await readSchemaVersion(db);
+  await db
+    .updateTable('_cms_meta')
+    .set({ value: String(current + 1) })
+    .where('key', '=', 'schema_version')
+    .execute();
+}
+
+async function load(db: Kdb, version: number): Promise<SchemaSnapshot> {
+  const [collections, fields, relations, blockTypes, versions] = await Promise.all([
+    db.selectFrom('_cms_collections').selectAll().orderBy('sort_order').orderBy('slug').execute(),
+    db.selectFrom('_cms_fields').selectAll().orderBy('sort_order').orderBy('created_at').execute(),
+    db.selectFrom('_cms_relations').selectAll().execute(),
+    db.selectFrom('_cms_block_types').selectAll().orderBy('slug').execute(),
+    db.selectFrom('_cms_block_type_versions').selectAll().orderBy('version').execute(),
+  ]);
+  const snap: SchemaSnapshot = {
+    version,
+    collections: new Map(),
+    collectionsById: new Map(),
+    relations: new Map(),
+    relationsById: new Map(),
+    blockTypes: new Map(),
+  };
+  for (const c of collections) {
+    const info: CollectionInfo = {
+      id: c.id,
+      slug: c.slug,
+      label: c.label,
+      labelSingular: c.label_singular,
+      description: c.description,
+      icon: c.icon,
+      supports: JSON.parse(c.supports) as Support[],
+      sortOrder: Number(c.sort_order),
+      source: c.source,
+      createdAt: c.created_at,
+      updatedAt: c.updated_at,
+      fields: [],
+      table: entryTable(c.slug),
+    };
+    snap.collections.set(c.slug, info);
+    snap.collectionsById.set(c.id, info);
+  }
+  for (const f of fields) {
+    const owner = snap.collectionsById.get(f.collection_id);
+    if (!owner) continue;
+    const info: FieldInfo = {
+      id: f.id,
+      collectionId: f.collection_id,
+      slug: f.slug,
+      label: f.label,
+      type: f.type as FieldType,
+      column: f.column_name,
+      retiredColumn: f.retired_column,
+      required: Boolean(f.required),
+      unique: Boolean(f.is_unique),
+      searchable: Boolean(f.searchable),
+      indexed: Boolean(f.indexed),
+      translatable: Boolean(f.translatable),
+      defaultValue: parseJson(f.default_value),
+      validation: parseJson(f.validation),
+      widget: f.widget ?? undefined,
+      options: parseJson(f.options),
+      sortOrder: Number(f.sort_order),
+      createdAt: f.created_at,
+      updatedAt: f.updated_at,
+    };
+    owner.fields.push(info);
+  }
+  for (const r of relations) {
+    const info: RelationInfo = {
+      id: r.id,
+      name: r.name,
+      parentCollectionId: r.parent_collection_id,
+      childCollectionId: r.child_collection_id,
+      parentFieldId: r.parent_field_id,
+      childFieldId: r.child_field_id,
+      multiple: Boolean(r.multiple),
+      createdAt: r.created_at,
+    };
+    snap.relations.set(r.name, info);
+    snap.relationsById.set(r.id, info);
+  }
+  const byTypeId = new Map<string, BlockTypeInfo>();
+  for (const b of blockTypes) {
+    const info: BlockTypeInfo = {
+      id: b.id,
+      slug: b.slug,
+      label: b.label,
+      description: b.description,
+      icon: b.icon,
+      activeVersion: Number(b.active_version),
+      versions: [],
+      createdAt: b.created_at,
+      updatedAt: b.updated_at,
+    };
+    snap.blockTypes.set(b.slug, info);
+    byTypeId.set(b.id, info);
+  }
+  for (const v of versions) {
+    byTypeId.get(v.block_type_id)?.versions.push({
+      version: Number(v.version),
+      label: v.label,
+      fields: JSON.parse(v.fields),
+      createdAt: v.created_at,
+    });
+  }
+  return snap;
+}
+
+/**
+ * Process-local schema cache. Another process's schema change bumps the
+ * version row; this cache notices within VERSION_CHECK_MS.
+ */
+export class SchemaCache {
+  private snap: SchemaSnapshot | null = null;
+  private checkedAt = 0;
+  private loading: Promise<SchemaSnapshot> | null = null;
+
+  constructor(private readonly db: Kdb) {}
+
+  async get(): Promise<SchemaSnapshot> {
+    const now = Date.now();
+    if (this.snap && now - this.checkedAt < VERSION_CHECK_MS) return this.snap;
+    if (this.loading) return this.loading;
+    this.loading = (async () => {
+      try {
+        const version = await readSchemaVersion(this.db);
+        if (!this.snap || this.snap.version !== version) this.snap = await load(this.db, version);
+        this.checkedAt = Date.now();
+        return this.snap;
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+
+  /** Read the schema through a transaction (never cached: it may hold uncommitted changes). */
+  async fresh(db: Kdb): Promise<SchemaSnapshot> {
+    return load(db, await readSchemaVersion(db));
+  }
+
+  invalidate(): void {
+    this.snap = null;
+    this.checkedAt = 0;
+  }
+}

@@ -1,0 +1,175 @@
+import type { Actor } from '../../auth/actor.js';
+import { requirePermission } from '../../auth/actor.js';
+import type { RoleLevel } from '../../auth/roles.js';
+import { defaultScopesFor, isScope, scopeMinRole } from '../../auth/scopes.js';
+import { generatePat, hashToken } from '../../auth/tokens.js';
+import { isoNow } from '../../core/clock.js';
+import { CmsError, notFound, validationError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { ApiTokensTable } from '../../db/tables.js';
+import type { ServiceContext } from '../context.js';
+
+export interface ApiToken {
+  id: string;
+  userId: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+function toApiToken(row: ApiTokensTable): ApiToken {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: JSON.parse(row.scopes) as string[],
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/**
+ * Token → actor lookups are cached briefly so the published-read path costs no
+ * extra SQL in steady state. Revocation and user changes in this process clear
+ * the cache at once; other processes see them within CACHE_TTL_MS.
+ */
+export const TOKEN_CACHE_TTL_MS = 2_000;
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface CreateTokenInput {
+  userId: string;
+  name: string;
+  scopes?: string[];
+  expiresAt?: string | null;
+}
+
+export function createTokensService(ctx: ServiceContext) {
+  const cache = new Map<string, { actor: Actor | null; until: number; tokenId: string | null }>();
+
+  function checkScopes(scopes: string[], role: number): void {
+    for (const s of scopes) {
+      if (!isScope(s)) throw validationError(`Unknown scope "${s}"`, { scope: s });
+      if (scopeMinRole(s) > role) {
+        throw new CmsError('INSUFFICIENT_PERMISSIONS', `The user's role cannot use the "${s}" scope`, { scope: s });
+      }
+    }
+  }
+
+  /** Create a PAT. The secret is returned once; only its SHA-256 is stored. */
+  async function create(actor: Actor | null, input: CreateTokenInput): Promise<{ token: string; record: ApiToken }> {
+    if (actor && actor.userId !== input.userId) requirePermission(actor, 'users:manage');
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw validationError('Token name must be 1 to 100 characters');
+    const user = await ctx.db.selectFrom('_cms_users').selectAll().where('id', '=', input.userId).executeTakeFirst();
+    if (!user) throw notFound('User');
+    const scopes = [...new Set(input.scopes?.length ? input.scopes : defaultScopesFor(user.role))];
+    checkScopes(scopes, user.role);
+    if (input.expiresAt && new Date(input.expiresAt).getTime() <= ctx.clock.now().getTime()) {
+      throw validationError('expiresAt must be in the future');
+    }
+    const { token, hash, prefix } = generatePat();
+    const row: ApiTokensTable = {
+      id: newId(),
+      user_id: user.id,
+      name,
+      token_hash: hash,
+      prefix,
+      scopes: JSON.stringify(scopes),
+      created_at: isoNow(ctx.clock),
+      last_used_at: null,
+      expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+      revoked_at: null,
+    };
+    await ctx.db.insertInto('_cms_api_tokens').values(row).execute();
+    return { token, record: toApiToken(row) };
+  }
+
+  async function list(actor: Actor, userId: string): Promise<ApiToken[]> {
+    if (actor.userId !== userId) requirePermission(actor, 'users:manage');
+    const rows = await ctx.db
+      .selectFrom('_cms_api_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .limit(200)
+      .execute();
+    return rows.map(toApiToken);
+  }
+
+  async function revoke(actor: Actor, tokenId: string): Promise<void> {
+    const row = await ctx.db.selectFrom('_cms_api_tokens').selectAll().where('id', '=', tokenId).executeTakeFirst();
+    if (!row || row.revoked_at) throw notFound('Token');
+    if (actor.userId !== row.user_id) requirePermission(actor, 'users:manage');
+    await ctx.db
+      .updateTable('_cms_api_tokens')
+      .set({ revoked_at: isoNow(ctx.clock) })
+      .where('id', '=', tokenId)
+      .execute();
+    invalidate();
+  }
+
+  /** Resolve a bearer PAT to an actor, or null when unknown, revoked, expired or the user is disabled. */
+  async function authenticate(token: string): Promise<Actor | null> {
+    const hash = hashToken(token);
+    const nowMs = ctx.clock.now().getTime();
+    const hit = cache.get(hash);
+    if (hit && hit.until > nowMs) return hit.actor;
+    const row = await ctx.db
+      .selectFrom('_cms_api_tokens as t')
+      .innerJoin('_cms_users as u', 'u.id', 't.user_id')
+      .select([
+        't.id as token_id',
+        't.scopes',
+        't.expires_at',
+        't.revoked_at',
+        't.last_used_at',
+        'u.id as user_id',
+        'u.name',
+        'u.email',
+        'u.role',
+        'u.disabled',
+      ])
+      .where('t.token_hash', '=', hash)
+      .executeTakeFirst();
+    let actor: Actor | null = null;
+    if (row && !row.revoked_at && !row.disabled && (!row.expires_at || new Date(row.expires_at).getTime() > nowMs)) {
+      actor = {
+        kind: 'user',
+        userId: row.user_id,
+        name: row.name,
+        email: row.email,
+        role: row.role as RoleLevel,
+        scopes: JSON.parse(row.scopes) as string[],
+        tokenId: row.token_id,
+        via: 'token',
+      };
+      if (!row.last_used_at || nowMs - new Date(row.last_used_at).getTime() > LAST_USED_GRANULARITY_MS) {
+        await ctx.db
+          .updateTable('_cms_api_tokens')
+          .set({ last_used_at: new Date(nowMs).toISOString() })
+          .where('id', '=', row.token_id)
+          .execute();
+      }
+    }
+    if (cache.size > 10_000) cache.clear();
+    cache.set(hash, { actor, until: nowMs + TOKEN_CACHE_TTL_MS, tokenId: row?.token_id ?? null });
+    return actor;
+  }
+
+  /** Forget cached lookups (after a revoke, a role change or a disable). */
+  function invalidate(): void {
+    cache.clear();
+  }
+
+  return { create, list, revoke, authenticate, invalidate };
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;
