@@ -47,7 +47,6 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   registerRoutes(api);
   api.get('/openapi.json', (c) => c.json(openApiDocument(api, config)));
   api.get('/docs', Scalar({ url: `${API_ROOT}/openapi.json`, pageTitle: 'CMS API reference' }));
-  api.notFound((c) => c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404));
   return api;
 }
 
@@ -56,5 +55,6 @@ export function createApp(config: CmsConfig, log: Logger, services: Services): H
   app.use('*', requestContext(log, services));
   app.onError(onError);
   app.route(API_ROOT, createApi(config));
+  app.notFound((c) => c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404));
   return app;
 }

@@ -138,7 +138,7 @@ export function checkFields(
     const previous = opts.previous && Object.hasOwn(opts.previous, key) ? opts.previous[key] : undefined;
     out[key] = checkValue(field, value, [...path, key], ctx, previous);
   }
-  if (opts.partial) return out;
+  
   for (const field of fields) {
     if (isRelationBound(field) || (Object.hasOwn(obj, field.slug) && obj[field.slug] !== undefined)) continue;
     const fieldPath = [...path, field.slug];

@@ -10,8 +10,8 @@ import {
   ENTRY_TABLE_PREFIX,
   entryTable,
   listEntryTables,
-  SYSTEM_COLUMNS,
   SYSTEM_COLUMN_NAMES,
+  SYSTEM_COLUMNS,
   tableColumns,
 } from './ddl.js';
 import type { SchemaDeps } from './deps.js';

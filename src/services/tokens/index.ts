@@ -6,6 +6,7 @@ import { generatePat, hashToken } from '../../auth/tokens.js';
 import { isoNow } from '../../core/clock.js';
 import { CmsError, notFound, validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
+import type { Kdb } from '../../db/connect.js';
 import type { ApiTokensTable } from '../../db/tables.js';
 import type { ServiceContext } from '../context.js';
 
@@ -63,11 +64,15 @@ export function createTokensService(ctx: ServiceContext) {
   }
 
   /** Create a PAT. The secret is returned once; only its SHA-256 is stored. */
-  async function create(actor: Actor | null, input: CreateTokenInput): Promise<{ token: string; record: ApiToken }> {
+  async function create(
+    actor: Actor | null,
+    input: CreateTokenInput,
+    db: Kdb = ctx.db,
+  ): Promise<{ token: string; record: ApiToken }> {
     if (actor && actor.userId !== input.userId) requirePermission(actor, 'users:manage');
     const name = input.name.trim();
     if (!name || name.length > 100) throw validationError('Token name must be 1 to 100 characters');
-    const user = await ctx.db.selectFrom('_cms_users').selectAll().where('id', '=', input.userId).executeTakeFirst();
+    const user = await db.selectFrom('_cms_users').selectAll().where('id', '=', input.userId).executeTakeFirst();
     if (!user) throw notFound('User');
     const scopes = [...new Set(input.scopes?.length ? input.scopes : defaultScopesFor(user.role))];
     checkScopes(scopes, user.role);
@@ -87,7 +92,7 @@ export function createTokensService(ctx: ServiceContext) {
       expires_at: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
       revoked_at: null,
     };
-    await ctx.db.insertInto('_cms_api_tokens').values(row).execute();
+    await db.insertInto('_cms_api_tokens').values(row).execute();
     return { token, record: toApiToken(row) };
   }
 

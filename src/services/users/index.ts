@@ -3,6 +3,7 @@ import { isRoleLevel, ROLES, type RoleLevel } from '../../auth/roles.js';
 import { isoNow } from '../../core/clock.js';
 import { CmsError, notFound, validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
+import type { Kdb } from '../../db/connect.js';
 import type { UsersTable } from '../../db/tables.js';
 import { inTransaction, type ServiceContext } from '../context.js';
 
@@ -47,12 +48,16 @@ export function createUsersService(ctx: ServiceContext) {
    * Create a user. The first user of a site is always an Admin, whatever role
    * was asked for. Callers other than the bootstrap path need users:manage.
    */
-  async function create(actor: Actor | null, input: CreateUserInput): Promise<{ user: User; first: boolean }> {
+  async function create(
+    actor: Actor | null,
+    input: CreateUserInput,
+    db: Kdb = ctx.db,
+  ): Promise<{ user: User; first: boolean }> {
     if (actor) requirePermission(actor, 'users:manage');
     const email = normalizeEmail(input.email);
     const requested = input.role ?? ROLES.SUBSCRIBER;
     if (!isRoleLevel(requested)) throw validationError(`role must be one of 10, 20, 30, 40, 50`);
-    return inTransaction(ctx.db, async (trx) => {
+    return inTransaction(db, async (trx) => {
       const existing = await trx.selectFrom('_cms_users').select('id').where('email', '=', email).executeTakeFirst();
       if (existing) throw new CmsError('ALREADY_EXISTS', `A user with email ${email} already exists`);
       const any = await trx.selectFrom('_cms_users').select('id').limit(1).executeTakeFirst();

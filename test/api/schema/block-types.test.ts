@@ -19,7 +19,10 @@ describeEachDialect('schema API: block types', (dialect) => {
     expect(created.body.data).toMatchObject({ slug: 'hero', activeVersion: 1 });
     expect(created.body.data.versions).toHaveLength(1);
 
-    const relabel = await call(cms, 'PUT', '/schema/block-types/hero', { token: cms.adminToken, body: { label: 'Big hero' } });
+    const relabel = await call(cms, 'PUT', '/schema/block-types/hero', {
+      token: cms.adminToken,
+      body: { label: 'Big hero' },
+    });
     expect(relabel.body.data).toMatchObject({ label: 'Big hero', activeVersion: 1 });
     expect(relabel.body.data.versions).toHaveLength(1);
 

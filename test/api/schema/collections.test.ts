@@ -79,7 +79,10 @@ describeEachDialect('schema API: collections', (dialect) => {
     expect(unknownSupport.status).toBe(400);
     expect(unknownSupport.body.error.details.issues[0].path).toEqual(['supports', 0]);
     await call(cms, 'POST', '/schema/collections', { token: cms.adminToken, body: { slug: 'a', label: 'A' } });
-    const dup = await call(cms, 'POST', '/schema/collections', { token: cms.adminToken, body: { slug: 'a', label: 'A' } });
+    const dup = await call(cms, 'POST', '/schema/collections', {
+      token: cms.adminToken,
+      body: { slug: 'a', label: 'A' },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('ALREADY_EXISTS');
   });

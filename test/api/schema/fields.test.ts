@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { tableColumns } from '../../../src/services/schema/ddl.js';
 import { FIELD_TYPES } from '../../../src/services/fields/types.js';
+import { tableColumns } from '../../../src/services/schema/ddl.js';
 import { call, type TestCms, testCms } from '../../helpers/cms.js';
 import { describeEachDialect } from '../../helpers/db.js';
 
@@ -108,7 +108,7 @@ describeEachDialect('schema API: fields', (dialect) => {
       const res = await call(cms, 'POST', '/schema/collections/posts/fields', { token: cms.adminToken, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      const paths = (res.body.error.details?.issues as Array<{ path: unknown[] }>).map((i) => String(i.path[0] ?? ''));
+      const paths = (res.body.error.details.issues as Array<{ path: unknown[] }>).map((i) => String(i.path[0] ?? ''));
       if (key) expect(paths, JSON.stringify(res.body.error)).toContain(key);
     }
     expect(await columns(cms, 'ec_posts')).not.toContain('n');
@@ -129,7 +129,9 @@ describeEachDialect('schema API: fields', (dialect) => {
     expect(cols).not.toContain('title');
     const row = await (cms.database.db as any).selectFrom('ec_posts').select('headline').executeTakeFirst();
     expect(row.headline).toBe('Hello');
-    expect((await call(cms, 'GET', '/schema/collections/posts/fields/title', { token: cms.adminToken })).status).toBe(404);
+    expect((await call(cms, 'GET', '/schema/collections/posts/fields/title', { token: cms.adminToken })).status).toBe(
+      404,
+    );
     const typeChange = await call(cms, 'PUT', '/schema/collections/posts/fields/headline', {
       token: cms.adminToken,
       body: { type: 'integer' },
@@ -190,9 +192,9 @@ describeEachDialect('schema API: fields', (dialect) => {
       body: { unique: true },
     });
     expect(uniq.status).toBe(409);
-    expect((await call(cms, 'GET', '/schema/collections/posts/fields/code', { token: cms.adminToken })).body.data.unique).toBe(
-      false,
-    );
+    expect(
+      (await call(cms, 'GET', '/schema/collections/posts/fields/code', { token: cms.adminToken })).body.data.unique,
+    ).toBe(false);
     await sql`update ec_posts set code = 'B' where id = 'p2'`.execute(cms.database.db);
     const ok = await call(cms, 'PUT', '/schema/collections/posts/fields/code', {
       token: cms.adminToken,

@@ -38,7 +38,10 @@ describeEachDialect('schema API: orphaned tables', (dialect) => {
       { name: 'steps', sqlType: expect.any(String), fieldType: 'json' },
     ]);
 
-    const reg = await call(cms, 'POST', '/schema/orphans/recipes', { token: cms.adminToken, body: { label: 'Recipes' } });
+    const reg = await call(cms, 'POST', '/schema/orphans/recipes', {
+      token: cms.adminToken,
+      body: { label: 'Recipes' },
+    });
     expect(reg.status, JSON.stringify(reg.body)).toBe(201);
     expect(reg.body.data.fields.map((f: { slug: string; type: string }) => [f.slug, f.type])).toEqual([
       ['title', 'string'],

@@ -27,7 +27,11 @@ describeEachDialect('schema API: reference fields and relations', (dialect) => {
       validation: { targetCollection: 'people', multiple: true },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data.validation).toMatchObject({ targetCollection: 'people', relation: 'posts_authors', multiple: true });
+    expect(res.body.data.validation).toMatchObject({
+      targetCollection: 'people',
+      relation: 'posts_authors',
+      multiple: true,
+    });
     const cols = (await tableColumns(cms.database.db as never, cms.database.dialect, 'ec_posts')).map((c) => c.name);
     expect(cols).not.toContain('authors');
     const rel = await cms.database.db.selectFrom('_cms_relations').selectAll().executeTakeFirstOrThrow();
@@ -38,7 +42,12 @@ describeEachDialect('schema API: reference fields and relations', (dialect) => {
   it('binds one field per relation end and rejects a second one', async () => {
     const cms = await testCms(dialect);
     await setup(cms);
-    await addField(cms, 'posts', { slug: 'authors', label: 'Authors', type: 'reference', validation: { targetCollection: 'people' } });
+    await addField(cms, 'posts', {
+      slug: 'authors',
+      label: 'Authors',
+      type: 'reference',
+      validation: { targetCollection: 'people' },
+    });
     const child = await addField(cms, 'people', {
       slug: 'posts',
       label: 'Posts',
@@ -100,7 +109,12 @@ describeEachDialect('schema API: reference fields and relations', (dialect) => {
   it('keeps the target fixed and rejects indexed on relation-bound fields', async () => {
     const cms = await testCms(dialect);
     await setup(cms);
-    await addField(cms, 'posts', { slug: 'authors', label: 'A', type: 'reference', validation: { targetCollection: 'people' } });
+    await addField(cms, 'posts', {
+      slug: 'authors',
+      label: 'A',
+      type: 'reference',
+      validation: { targetCollection: 'people' },
+    });
     const change = await call(cms, 'PUT', '/schema/collections/posts/fields/authors', {
       token: cms.adminToken,
       body: { validation: { targetCollection: 'posts' } },
@@ -130,11 +144,26 @@ describeEachDialect('schema API: reference fields and relations', (dialect) => {
     const db = cms.database.db as any;
     const now = '2026-01-01T00:00:00.000Z';
     const base = { status: 'draft', locale: 'en', created_at: now, updated_at: now, version: 1 };
-    await db.insertInto('ec_people').values({ ...base, id: 'u1', translation_group: 'pg1' }).execute();
-    await db.insertInto('ec_people').values({ ...base, id: 'u2', translation_group: 'pg2' }).execute();
-    await db.insertInto('ec_posts').values({ ...base, id: 'a', translation_group: 'ga', author: 'u1' }).execute();
-    await db.insertInto('ec_posts').values({ ...base, id: 'b', translation_group: 'gb', author: 'u2' }).execute();
-    await db.insertInto('ec_posts').values({ ...base, id: 'c', translation_group: 'gc', author: 'missing' }).execute();
+    await db
+      .insertInto('ec_people')
+      .values({ ...base, id: 'u1', translation_group: 'pg1' })
+      .execute();
+    await db
+      .insertInto('ec_people')
+      .values({ ...base, id: 'u2', translation_group: 'pg2' })
+      .execute();
+    await db
+      .insertInto('ec_posts')
+      .values({ ...base, id: 'a', translation_group: 'ga', author: 'u1' })
+      .execute();
+    await db
+      .insertInto('ec_posts')
+      .values({ ...base, id: 'b', translation_group: 'gb', author: 'u2' })
+      .execute();
+    await db
+      .insertInto('ec_posts')
+      .values({ ...base, id: 'c', translation_group: 'gc', author: 'missing' })
+      .execute();
 
     const res = await call(cms, 'PUT', '/schema/collections/posts/fields/author', {
       token: cms.adminToken,
@@ -143,7 +172,11 @@ describeEachDialect('schema API: reference fields and relations', (dialect) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ indexed: false, searchable: false });
     expect(res.body.data.validation).toMatchObject({ targetCollection: 'people', relation: 'posts_author' });
-    const links = await db.selectFrom('_cms_links').select(['parent_group', 'child_group']).orderBy('parent_group').execute();
+    const links = await db
+      .selectFrom('_cms_links')
+      .select(['parent_group', 'child_group'])
+      .orderBy('parent_group')
+      .execute();
     expect(links).toEqual([
       { parent_group: 'ga', child_group: 'pg1' },
       { parent_group: 'gb', child_group: 'pg2' },
@@ -160,8 +193,18 @@ describeEachDialect('schema API: reference fields and relations', (dialect) => {
   it('deleting a collection removes relations that involve it and fields viewing them', async () => {
     const cms = await testCms(dialect);
     await setup(cms);
-    await addField(cms, 'posts', { slug: 'authors', label: 'A', type: 'reference', validation: { targetCollection: 'people' } });
-    await addField(cms, 'people', { slug: 'posts', label: 'P', type: 'reference', validation: { relation: 'posts_authors' } });
+    await addField(cms, 'posts', {
+      slug: 'authors',
+      label: 'A',
+      type: 'reference',
+      validation: { targetCollection: 'people' },
+    });
+    await addField(cms, 'people', {
+      slug: 'posts',
+      label: 'P',
+      type: 'reference',
+      validation: { relation: 'posts_authors' },
+    });
     const del = await call(cms, 'DELETE', '/schema/collections/posts', { token: cms.adminToken });
     expect(del.status).toBe(200);
     const people = await call(cms, 'GET', '/schema/collections/people', { token: cms.adminToken });

@@ -1,0 +1,67 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { LoadResult, LoadSettings } from './load.js';
+import type { BenchRequest } from './scenarios.js';
+
+export interface ScenarioResult {
+  name: string;
+  method: string;
+  path: string;
+  service: LoadResult;
+  baseline: LoadResult;
+  /** service ÷ baseline: below 1 for req/s and above 1 for p99 mean the service is slower. */
+  ratio: { reqPerSec: number; p99: number };
+}
+
+export interface Report {
+  startedAt: string;
+  node: string;
+  platform: string;
+  cpus: number;
+  db: string;
+  mode: string;
+  settings: LoadSettings;
+  scenarios: ScenarioResult[];
+}
+
+export function scenarioResult(request: BenchRequest, service: LoadResult, baseline: LoadResult): ScenarioResult {
+  return {
+    name: request.name,
+    method: request.method,
+    path: request.path,
+    service,
+    baseline,
+    ratio: { reqPerSec: round(service.reqPerSec / baseline.reqPerSec), p99: round(service.p99 / baseline.p99) },
+  };
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** A plain text table: one line for the service and one for the baseline per scenario, ratios on the first. */
+export function formatTable(report: Report): string {
+  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'req/s ratio', 'p99 ratio'];
+  const rows: string[][] = [];
+  for (const s of report.scenarios) {
+    const line = (server: string, r: LoadResult) => [
+      server === 'service' ? s.name : '',
+      server,
+      Math.round(r.reqPerSec).toString(),
+      r.p50.toFixed(2),
+      r.p99.toFixed(2),
+    ];
+    rows.push([...line('service', s.service), s.ratio.reqPerSec.toFixed(2), s.ratio.p99.toFixed(2)]);
+    rows.push([...line('baseline', s.baseline), '', '']);
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const title =
+    `${report.db}, ${report.mode}, ${report.settings.connections} connections, ` +
+    `${report.settings.duration}s per run after ${report.settings.warmup}s warm-up, ` +
+    `node ${report.node}, ${report.cpus} CPUs; ratio = service / baseline`;
+  return [title, fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+export function writeJson(file: string, report: Report): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}
