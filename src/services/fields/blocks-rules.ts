@@ -1,6 +1,6 @@
 /** Definition rules particular to blocks fields and block type versions (spec 2, "blocks rules"). */
 import { type IssueSink, report, sameStringSet } from './issue.js';
-import { readKey } from './type-rules.js';
+import { itemCountRules, readKey, SLUG_ITEM, stringListKey, vpath } from './rule-helpers.js';
 import type { FieldDefinition, FieldType } from './types.js';
 import type { BlockTypeVersionLookup } from './value-context.js';
 
@@ -20,6 +20,34 @@ export const BLOCK_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>([
   'file',
   'repeater',
 ]);
+
+/** Spec 2, "Limits": a blocks field holds at most 100 blocks, whatever maxItems says. */
+export const BLOCKS_MAX_ITEMS = 100;
+
+/** The validation keys of a blocks field: allowedTypes (required), retiredTypes, minItems, maxItems <= 100. */
+export function blocksRules(v: Record<string, unknown>, sink: IssueSink): void {
+  itemCountRules(v, BLOCKS_MAX_ITEMS, BLOCKS_MAX_ITEMS, sink);
+  const allowed = stringListKey(v, 'allowedTypes', sink, { ...SLUG_ITEM, allowEmpty: true });
+  if (readKey(v, 'allowedTypes') === undefined) {
+    report(
+      sink,
+      vpath('allowedTypes'),
+      'required',
+      'a blocks field needs validation.allowedTypes (an ordered list of block type slugs)',
+    );
+  }
+  const retired = stringListKey(v, 'retiredTypes', sink, { ...SLUG_ITEM, allowEmpty: true });
+  for (const slug of retired ?? []) {
+    if (allowed?.includes(slug)) {
+      report(
+        sink,
+        vpath('retiredTypes'),
+        'invalid_validation',
+        `block type "${slug}" cannot be both allowed and retired`,
+      );
+    }
+  }
+}
 
 /** Spec: a blocks field uses only slug, label, type, translatable, validation and sortOrder. */
 export function blocksPropertyRules(def: FieldDefinition, sink: IssueSink): void {

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { ValidationIssue } from '../../core/errors.js';
 import { BLOCK_FIELD_TYPES, blocksLifecycleRules, blocksPropertyRules } from './blocks-rules.js';
 import { type IssueSink, isPlainObject, report } from './issue.js';
-import { optionsIssues, readKey, validationIssues } from './type-rules.js';
+import { readKey } from './rule-helpers.js';
+import { optionsIssues, validationIssues } from './type-rules.js';
 import {
   COLUMN_KIND,
   FIELD_TYPES,
@@ -55,7 +56,11 @@ export type FieldInput = z.infer<typeof fieldInputSchema>;
  * updateField body: every property optional. `type` may be sent but must equal the current
  * type; that comparison needs the stored field and happens in checkFieldDefinition.
  */
-export const fieldUpdateSchema = fieldInputSchema.partial();
+export const fieldUpdateSchema = fieldInputSchema.partial().extend({
+  // null clears a property on update
+  widget: fieldProperties.widget.nullable().optional(),
+  options: fieldProperties.options.nullable().optional(),
+});
 export type FieldUpdate = z.infer<typeof fieldUpdateSchema>;
 
 export { BLOCK_FIELD_TYPES, computeRetiredTypes } from './blocks-rules.js';

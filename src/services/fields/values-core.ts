@@ -3,8 +3,11 @@
  * Entry data, repeater rows and block bodies are all "an object keyed by field slug", checked
  * by one routine (`checkFields`) so the rules cannot drift between them.
  */
+
+import { BLOCKS_MAX_ITEMS } from './blocks-rules.js';
 import { type IssuePath, isPlainObject, listForMessage, report } from './issue.js';
-import { BLOCKS_MAX_ITEMS, readKey, subFieldDefinitions } from './type-rules.js';
+import { subFieldDefinitions } from './repeater-rules.js';
+import { readKey } from './rule-helpers.js';
 import { type FieldDefinition, isRelationBound } from './types.js';
 import type { ValueContext } from './value-context.js';
 import { checkFile, checkImage } from './values-media.js';
@@ -138,7 +141,7 @@ export function checkFields(
     const previous = opts.previous && Object.hasOwn(opts.previous, key) ? opts.previous[key] : undefined;
     out[key] = checkValue(field, value, [...path, key], ctx, previous);
   }
-  
+  if (opts.partial) return out;
   for (const field of fields) {
     if (isRelationBound(field) || (Object.hasOwn(obj, field.slug) && obj[field.slug] !== undefined)) continue;
     const fieldPath = [...path, field.slug];

@@ -1,6 +1,6 @@
 /** Value checks for image and file fields (spec 2, "Field types": image, file). */
 import { type IssuePath, isPlainObject, report } from './issue.js';
-import { readKey } from './type-rules.js';
+import { readKey } from './rule-helpers.js';
 import type { FieldDefinition } from './types.js';
 import { checkUrl } from './url.js';
 import type { ValueContext } from './value-context.js';

@@ -1,7 +1,7 @@
 /** Value checks for the single-column types (text, numbers, choices, datetime, legacy references). */
 import { normalizeDatetime } from './datetime.js';
 import { type IssuePath, kindOf, listForMessage, report } from './issue.js';
-import { compilePattern, readKey } from './type-rules.js';
+import { compilePattern, readKey } from './rule-helpers.js';
 import type { FieldDefinition } from './types.js';
 import { checkUrl } from './url.js';
 import type { ValueContext } from './value-context.js';

@@ -46,7 +46,7 @@ export function indexName(table: string, suffix: string): string {
 /** Indexes backing the list orders and lookups of every entry table. */
 function systemIndexes(table: string): Array<{ name: string; columns: string[]; unique?: boolean; where?: string }> {
   return [
-    { name: indexName(table, 'slug_locale'), columns: ['slug', 'locale'], unique: true },
+    { name: indexName(table, 'locale_slug'), columns: ['locale', 'slug'], unique: true },
     { name: indexName(table, 'group_locale'), columns: ['translation_group', 'locale'], unique: true },
     { name: indexName(table, 'by_created'), columns: ['locale', 'created_at', 'id'] },
     { name: indexName(table, 'by_updated'), columns: ['locale', 'updated_at', 'id'] },

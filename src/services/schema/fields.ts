@@ -4,7 +4,12 @@ import { CmsError, issuesError, notFound, type ValidationIssue } from '../../cor
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import { encodeValue } from '../../db/dialect.js';
-import { checkFieldDefinition, type FieldInput, normalizeFieldInput } from '../fields/definition.js';
+import {
+  checkFieldDefinition,
+  computeRetiredTypes,
+  type FieldInput,
+  normalizeFieldInput,
+} from '../fields/definition.js';
 import {
   COLUMN_KIND,
   type FieldDefinition,
@@ -96,10 +101,7 @@ export async function addFieldInTransaction(
 ): Promise<string> {
   const { ctx } = deps;
   const collection = collectionOf(snap, collectionSlug);
-  const raw = normalizeFieldInput(input);
-  const { retiredTypes: _ignored, ...validationWithoutRetired } = raw.validation ?? {};
-  const def: FieldDefinition =
-    raw.type === 'blocks' && raw.validation ? { ...raw, validation: validationWithoutRetired } : raw;
+  const def = normalizeFieldInput(input);
   const issues = [...checkFieldDefinition(def), ...checkBlockTypesExist(snap, def)];
   if (issues.length) fail('Invalid field definition', issues, pathPrefix);
   if (collection.fields.some((f) => f.slug === def.slug)) {
@@ -239,8 +241,11 @@ export function fieldOps(deps: SchemaDeps) {
         validation = kept;
       } else if (field.type === 'reference' && !rel && validation && typeof validation.targetCollection === 'string') {
         convertTo = validation.targetCollection;
-      } else if (field.type === 'blocks' && validation) {
-        validation = withRetiredTypes(previous.validation, validation);
+      } else if (field.type === 'blocks' && validation && !('retiredTypes' in validation)) {
+        // retiredTypes is server-managed: types dropped from allowedTypes are retired, re-added ones revived.
+        const allowed = Array.isArray(validation.allowedTypes) ? (validation.allowedTypes as string[]) : [];
+        const retired = computeRetiredTypes(previous, allowed);
+        validation = retired.length ? { ...validation, retiredTypes: retired } : validation;
       }
 
       const next: FieldDefinition = {
@@ -265,13 +270,7 @@ export function fieldOps(deps: SchemaDeps) {
         next.unique = false;
       }
       // Relation-bound fields keep the validation the client first sent, so the same rules apply.
-      const checkTarget = next.type === 'blocks' ? { ...next, validation: withoutRetired(next.validation) } : next;
-      const checkPrev =
-        next.type === 'blocks' ? { ...previous, validation: withoutRetired(previous.validation) } : previous;
-      const issues = [
-        ...checkFieldDefinition(checkTarget, { previous: checkPrev }),
-        ...checkBlockTypesExist(snap, checkTarget),
-      ];
+      const issues = [...checkFieldDefinition(next, { previous }), ...checkBlockTypesExist(snap, next)];
       if (next.slug !== previous.slug && (!SLUG_PATTERN.test(next.slug) || RESERVED_FIELD_SLUGS.has(next.slug))) {
         issues.push({
           path: ['slug'],
@@ -438,28 +437,4 @@ export function definitionOf(field: FieldInfo): FieldDefinition {
   if (field.widget !== undefined) def.widget = field.widget;
   if (field.options !== undefined) def.options = field.options;
   return def;
-}
-
-function withoutRetired(v: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!v) return v;
-  const { retiredTypes: _r, ...rest } = v;
-  return rest;
-}
-
-/**
- * `retiredTypes` is server-managed: a type dropped from allowedTypes is
- * retired (existing blocks of it stay valid, new ones are refused); adding it
- * back un-retires it.
- */
-function withRetiredTypes(
-  previous: Record<string, unknown> | undefined,
-  next: Record<string, unknown>,
-): Record<string, unknown> {
-  const before = new Set((previous?.allowedTypes as string[] | undefined) ?? []);
-  const retired = new Set((previous?.retiredTypes as string[] | undefined) ?? []);
-  const { retiredTypes: _client, ...rest } = next;
-  const now = new Set(Array.isArray(rest.allowedTypes) ? (rest.allowedTypes as string[]) : []);
-  for (const t of before) if (!now.has(t)) retired.add(t);
-  for (const t of now) retired.delete(t);
-  return retired.size ? { ...rest, retiredTypes: [...retired] } : rest;
 }
