@@ -17,6 +17,11 @@ export interface LoadResult {
   p99: number;
   requests: number;
   durationSec: number;
+  /**
+   * CPU time of this process during the measured run, in cores (1 = one core busy). With the
+   * servers in a child process this is the load generator alone: near 1 it is the bottleneck.
+   */
+  benchCpu: number;
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -75,18 +80,52 @@ export async function load(
     const { result } = await fire(baseUrl, request, token, settings.warmup, settings.connections);
     assertClean(request, baseUrl, result);
   }
+  const cpuBefore = process.cpuUsage();
   const { result, latencies } = await fire(baseUrl, request, token, settings.duration, settings.connections);
+  const cpu = process.cpuUsage(cpuBefore);
   assertClean(request, baseUrl, result);
   return {
     reqPerSec: result.requests.average,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: round3(percentile(latencies, 50)),
+    p99: round3(percentile(latencies, 99)),
     requests: result.requests.total,
     durationSec: result.duration,
+    benchCpu: Math.round((cpu.user + cpu.system) / 1e4 / result.duration) / 100,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+  };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Several rounds of the same load as one result: medians of the rates and latencies, sums of the counts. */
+export function combine(rounds: LoadResult[]): LoadResult {
+  if (rounds.length === 1) return rounds[0];
+  const med = (pick: (r: LoadResult) => number) => round3(median(rounds.map(pick)));
+  const sum = (pick: (r: LoadResult) => number) => rounds.reduce((n, r) => n + pick(r), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const r of rounds) {
+    for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  }
+  return {
+    reqPerSec: med((r) => r.reqPerSec),
+    p50: med((r) => r.p50),
+    p99: med((r) => r.p99),
+    requests: sum((r) => r.requests),
+    durationSec: round3(sum((r) => r.durationSec)),
+    benchCpu: med((r) => r.benchCpu),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+    statusCodes,
   };
 }
 

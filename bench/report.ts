@@ -1,16 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { LoadResult, LoadSettings } from './load.js';
+import { combine, type LoadResult, type LoadSettings } from './load.js';
 import type { BenchRequest } from './scenarios.js';
 
 export interface ScenarioResult {
   name: string;
   method: string;
   path: string;
+  /** Medians over the rounds. */
   service: LoadResult;
   baseline: LoadResult;
   /** service ÷ baseline: below 1 for req/s and above 1 for p99 mean the service is slower. */
   ratio: { reqPerSec: number; p99: number };
+  rounds: { service: LoadResult[]; baseline: LoadResult[] };
 }
 
 export interface Report {
@@ -20,11 +22,19 @@ export interface Report {
   cpus: number;
   db: string;
   mode: string;
-  settings: LoadSettings;
+  settings: LoadSettings & { rounds: number };
+  /** os.loadavg() before and after: other work on the machine makes the numbers noisy. */
+  loadAvg: { before: number[]; after: number[] };
   scenarios: ScenarioResult[];
 }
 
-export function scenarioResult(request: BenchRequest, service: LoadResult, baseline: LoadResult): ScenarioResult {
+export function scenarioResult(
+  request: BenchRequest,
+  serviceRounds: LoadResult[],
+  baselineRounds: LoadResult[],
+): ScenarioResult {
+  const service = combine(serviceRounds);
+  const baseline = combine(baselineRounds);
   return {
     name: request.name,
     method: request.method,
@@ -32,6 +42,7 @@ export function scenarioResult(request: BenchRequest, service: LoadResult, basel
     service,
     baseline,
     ratio: { reqPerSec: round(service.reqPerSec / baseline.reqPerSec), p99: round(service.p99 / baseline.p99) },
+    rounds: { service: serviceRounds, baseline: baselineRounds },
   };
 }
 
@@ -53,11 +64,16 @@ export function formatTable(report: Report): string {
     rows.push([...line('baseline', s.baseline), '', '']);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  const { connections, duration, warmup, rounds } = report.settings;
   const title =
-    `${report.db}, ${report.mode}, ${report.settings.connections} connections, ` +
-    `${report.settings.duration}s per run after ${report.settings.warmup}s warm-up, ` +
-    `node ${report.node}, ${report.cpus} CPUs; ratio = service / baseline`;
+    `${report.db}, ${report.mode}, ${connections} connections, ${duration}s per run after ${warmup}s warm-up` +
+    `${rounds > 1 ? `, median of ${rounds} rounds` : ''}, node ${report.node}, ${report.cpus} CPUs; ` +
+    'ratio = service / baseline';
   return [title, fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 

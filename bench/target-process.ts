@@ -25,6 +25,9 @@ try {
   });
   // The parent died without asking: do not leave the temp dir or the PostgreSQL schema behind.
   process.on('disconnect', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  // Ctrl-C reaches the whole process group; the parent answers it by sending 'close'.
+  process.on('SIGINT', () => {});
   send({ type: 'ready', info });
 } catch (err) {
   send({ type: 'failed', message: (err as Error).stack ?? String(err) });

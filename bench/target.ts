@@ -25,7 +25,8 @@ export interface Target extends TargetInfo {
   close(): Promise<void>;
 }
 
-export const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_URL =
+  process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Run a PostgreSQL admin statement on its own short-lived connection. */
 async function pgAdmin(statement: string): Promise<void> {

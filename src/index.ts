@@ -19,6 +19,8 @@ export interface CreateCmsOptions {
   database?: Database;
   /** Run migrations on start (default true). */
   migrate?: boolean;
+  /** Publish scheduled entries in the background (default true; tests drive it by hand). */
+  scheduler?: boolean;
 }
 
 export interface Cms {
@@ -54,6 +56,7 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
   };
   const services = createServices(ctx);
   const app = createApp(config, log, services);
+  if (options.scheduler !== false) services.content.scheduler.start();
   let closed = false;
   return {
     config,
@@ -65,6 +68,7 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     async close() {
       if (closed) return;
       closed = true;
+      await services.content.scheduler.stop();
       await database.close();
     },
   };

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type EmailConfig, emailFromEnv, emailSchema, resolveEmail } from './config-email.js';
 
 /**
  * Configuration: defaults, then an optional JSON file (`cms.config.json` in the
@@ -61,6 +62,7 @@ export const configSchema = z
       .default(50 * 1024 * 1024),
     trustedProxyHeaders: z.array(trustedHeader).default([]),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    email: emailSchema.optional(),
   })
   .strict();
 
@@ -84,6 +86,8 @@ export interface CmsConfig {
   maxUploadSize: number;
   trustedProxyHeaders: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Outgoing mail (magic links, invites, sign-up); null when email is not configured. */
+  email: EmailConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -122,19 +126,20 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     ? { locales: v.i18n.locales, defaultLocale: v.i18n.defaultLocale, fallback: v.i18n.fallback ?? {}, enabled: true }
     : { locales: ['en'], defaultLocale: 'en', fallback: {}, enabled: false };
   const publicHost = v.host === '0.0.0.0' || v.host === '::' ? '127.0.0.1' : v.host;
+  const publicUrl = (
+    v.publicUrl ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${v.port}`
+  ).replace(/\/+$/, '');
   return {
     port: v.port,
     host: v.host,
     dataDir,
     databaseUrl: v.databaseUrl ?? `sqlite:${resolve(dataDir, 'cms.db')}`,
-    publicUrl: (v.publicUrl ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${v.port}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicUrl,
     i18n,
     maxUploadSize: v.maxUploadSize,
     trustedProxyHeaders: v.trustedProxyHeaders.map((h) => h.toLowerCase()),
     logLevel: v.logLevel,
+    email: resolveEmail(v.email, publicUrl),
   };
 }
 
@@ -171,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             .filter(Boolean)
         : raw;
     origin[key] = envKey;
+  }
+  const email = emailFromEnv(env, merged.email);
+  if (email) {
+    merged.email = email.value;
+    origin.email = email.source;
   }
   if (merged.dataDir !== undefined && typeof merged.dataDir === 'string') merged.dataDir = resolve(cwd, merged.dataDir);
   else merged.dataDir = resolve(cwd, 'data');

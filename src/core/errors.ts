@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   INSUFFICIENT_SCOPE: 403,
   INSUFFICIENT_PERMISSIONS: 403,
+  CSRF_REJECTED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
@@ -23,6 +24,11 @@ export const ERROR_STATUS = {
   INVALID_STATE: 409,
   WORK_LEASE_ACTIVE: 409,
   WORK_CHANGED: 409,
+  SETUP_COMPLETE: 409,
+  EMAIL_NOT_CONFIGURED: 409,
+  PASSKEY_LIMIT: 409,
+  LAST_PASSKEY: 409,
+  LAST_ADMIN: 409,
   PAYLOAD_TOO_LARGE: 413,
   SAVE_REJECTED: 422,
   RATE_LIMITED: 429,
@@ -75,4 +81,19 @@ export interface ValidationIssue {
 
 export function issuesError(message: string, issues: ValidationIssue[]): CmsError {
   return new CmsError('VALIDATION_ERROR', message, { issues });
+}
+
+/**
+ * Constraint violations that reach a door (a race past a service check) are
+ * conflicts, not internal errors. Recognises SQLite and PostgreSQL codes.
+ */
+export function constraintConflict(err: unknown): CmsError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return new CmsError('CONFLICT', 'A value that must be unique is already in use');
+  }
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new CmsError('CONFLICT', 'A related record is missing or still in use');
+  }
+  return null;
 }

@@ -4,6 +4,7 @@
  * Flags are integers 0/1 on both dialects; instants are ISO 8601 UTC text.
  */
 import type { Generated } from 'kysely';
+import type { IdentityTables } from './tables-identity.js';
 
 export interface MetaTable {
   key: string;
@@ -23,6 +24,8 @@ export interface UsersTable {
   disabled: number;
   created_at: string;
   updated_at: string;
+  /** Added by migration 003. */
+  last_sign_in_at: string | null;
 }
 
 export interface ApiTokensTable {
@@ -112,7 +115,56 @@ export interface BlockTypeVersionsTable {
   created_at: string;
 }
 
-export interface Tables {
+export interface RevisionsTable {
+  id: string;
+  collection_id: string;
+  entry_id: string;
+  slug: string | null;
+  /** JSON: field values of the entry at this revision. */
+  data: string;
+  /** JSON: staged reference selections (field slug → translation groups), or null. */
+  refs: string | null;
+  /** JSON: staged byline credits, or null. */
+  bylines: string | null;
+  kind: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface LocksTable {
+  collection_id: string;
+  entry_id: string;
+  user_id: string;
+  user_name: string | null;
+  token: string | null;
+  acquired_at: string;
+  expires_at: string;
+}
+
+export interface BylinesTable {
+  id: string;
+  display_name: string;
+  slug: string;
+  bio: string | null;
+  avatar_url: string | null;
+  website_url: string | null;
+  user_id: string | null;
+  locale: string;
+  translation_group: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntryBylinesTable {
+  collection_id: string;
+  entry_id: string;
+  byline_id: string;
+  position: number;
+  role_label: string | null;
+}
+
+/** System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts. */
+export interface Tables extends IdentityTables {
   _cms_meta: MetaTable;
   _cms_migrations: MigrationsTable;
   _cms_users: UsersTable;
@@ -123,6 +175,10 @@ export interface Tables {
   _cms_links: LinksTable;
   _cms_block_types: BlockTypesTable;
   _cms_block_type_versions: BlockTypeVersionsTable;
+  _cms_revisions: RevisionsTable;
+  _cms_locks: LocksTable;
+  _cms_bylines: BylinesTable;
+  _cms_entry_bylines: EntryBylinesTable;
 }
 
 export type { Generated };

@@ -6,6 +6,7 @@ import type { CmsConfig } from '../core/config.js';
 import { CmsError, issuesError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Services } from '../services/index.js';
+import { ADMIN_ROOT, createAdminApp } from './admin.js';
 import type { AppEnv } from './env.js';
 import { authenticate } from './middleware/auth.js';
 import { errorBody, onError } from './middleware/errors.js';
@@ -55,6 +56,7 @@ export function createApp(config: CmsConfig, log: Logger, services: Services): H
   app.use('*', requestContext(log, services));
   app.onError(onError);
   app.route(API_ROOT, createApi(config));
+  app.route(ADMIN_ROOT, createAdminApp());
   app.notFound((c) => c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404));
   return app;
 }

@@ -34,6 +34,7 @@ export async function testCms(
     database: tdb.database,
     clock: options.clock,
     logger: createLogger('silent'),
+    scheduler: false,
   });
   open.push(async () => {
     await cms.close();

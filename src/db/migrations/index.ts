@@ -1,5 +1,7 @@
 import { migration001 } from './001_core.js';
+import { migration002 } from './002_content.js';
+import { migration003 } from './003_identity.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
-export const migrations: Migration[] = [migration001];
+export const migrations: Migration[] = [migration001, migration002, migration003];

@@ -3,11 +3,13 @@ import { anonymousActor } from '../../auth/actor.js';
 import { bearerFrom } from '../../auth/tokens.js';
 import { CmsError } from '../../core/errors.js';
 import type { AppEnv } from '../env.js';
+import { enforceCsrf, sessionActor } from './session.js';
 
 /**
  * Resolve the caller. A Bearer token that does not resolve is a 401 at once
- * (never a silent fall back to anonymous); no credentials means anonymous,
- * and each service decides whether that is enough.
+ * (never a silent fall back to anonymous); without one, the `cms_session`
+ * cookie (state-changing requests then need `X-CMS-Request: 1`); no valid
+ * credentials means anonymous, and each service decides whether that is enough.
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -19,7 +21,9 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       if (!actor) throw new CmsError('UNAUTHORIZED', 'Invalid, expired or revoked token');
       c.set('actor', actor);
     } else {
-      c.set('actor', anonymousActor);
+      const session = await sessionActor(c);
+      if (session) enforceCsrf(c);
+      c.set('actor', session ?? anonymousActor);
     }
     await next();
   };

@@ -1,7 +1,15 @@
 import type { Api } from '../op.js';
+import { allowedDomainRoutes } from './allowed-domains.js';
+import { authRoutes } from './auth.js';
+import { contentRoutes } from './content.js';
 import { schemaRoutes } from './schema.js';
+import { usersRoutes } from './users.js';
 
 /** Every REST route, grouped by resource. */
 export function registerRoutes(api: Api): void {
   schemaRoutes(api);
+  contentRoutes(api);
+  authRoutes(api);
+  usersRoutes(api);
+  allowedDomainRoutes(api);
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import { requirePermission } from '../../auth/actor.js';
 import type { RoleLevel } from '../../auth/roles.js';
-import { defaultScopesFor, isScope, scopeMinRole } from '../../auth/scopes.js';
+import { defaultScopesFor, isScope, scopeMinRole, scopesInclude } from '../../auth/scopes.js';
 import { generatePat, hashToken } from '../../auth/tokens.js';
 import { isoNow } from '../../core/clock.js';
 import { CmsError, notFound, validationError } from '../../core/errors.js';
@@ -76,6 +76,14 @@ export function createTokensService(ctx: ServiceContext) {
     if (!user) throw notFound('User');
     const scopes = [...new Set(input.scopes?.length ? input.scopes : defaultScopesFor(user.role))];
     checkScopes(scopes, user.role);
+    // A token can only make tokens within its own scopes (no escalation through a narrow token).
+    if (actor && actor.scopes !== null) {
+      for (const s of scopes) {
+        if (!scopesInclude(actor.scopes, s)) {
+          throw new CmsError('INSUFFICIENT_SCOPE', `Your token cannot grant the "${s}" scope`, { scope: s });
+        }
+      }
+    }
     if (input.expiresAt && new Date(input.expiresAt).getTime() <= ctx.clock.now().getTime()) {
       throw validationError('expiresAt must be in the future');
     }

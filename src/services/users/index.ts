@@ -6,6 +6,10 @@ import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import type { UsersTable } from '../../db/tables.js';
 import { inTransaction, type ServiceContext } from '../context.js';
+import { userAdminOps } from './admin.js';
+
+export type { ListUsersQuery, UpdateUserInput } from './admin.js';
+export type { AdminUser } from './present.js';
 
 export interface User {
   id: string;
@@ -38,12 +42,23 @@ export function normalizeEmail(email: string): string {
 }
 
 export interface CreateUserInput {
+  /** Chosen in advance when a passkey ceremony needs the user handle (setup, invite, sign-up). */
+  id?: string;
   email: string;
   name?: string | null;
   role?: number;
 }
 
 export function createUsersService(ctx: ServiceContext) {
+  const accessListeners: Array<() => void> = [];
+  /** Called after a user's access changed (role, disabled): caches of credentials must forget. */
+  function onAccessChange(listener: () => void): void {
+    accessListeners.push(listener);
+  }
+  const notifyAccessChange = () => {
+    for (const listener of accessListeners) listener();
+  };
+
   /**
    * Create a user. The first user of a site is always an Admin, whatever role
    * was asked for. Callers other than the bootstrap path need users:manage.
@@ -64,13 +79,14 @@ export function createUsersService(ctx: ServiceContext) {
       const first = !any;
       const now = isoNow(ctx.clock);
       const row: UsersTable = {
-        id: newId(),
+        id: input.id ?? newId(),
         email,
         name: input.name?.trim() || null,
         role: first ? ROLES.ADMIN : requested,
         disabled: 0,
         created_at: now,
         updated_at: now,
+        last_sign_in_at: null,
       };
       await trx.insertInto('_cms_users').values(row).execute();
       return { user: toUser(row), first };
@@ -100,7 +116,7 @@ export function createUsersService(ctx: ServiceContext) {
     return Number(row.n);
   }
 
-  return { create, get, findByEmail, count };
+  return { create, get, findByEmail, count, onAccessChange, admin: userAdminOps(ctx, notifyAccessChange) };
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,47 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+import { messageOf } from '../api/errors';
+
+/**
+ * The error of a form or an action, announced to screen readers (role=alert)
+ * and brought into view. `extra` lists field issues no input shows.
+ */
+export function ErrorMessage({ error, extra = [] }: { error: unknown; extra?: string[] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [error]);
+  return (
+    <div ref={ref} role="alert" className={error ? 'alert alert--error' : 'alert-slot'}>
+      {error ? (
+        <>
+          <p>{messageOf(error)}</p>
+          {extra.length ? (
+            <ul>
+              {extra.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** A polite status line (saved, sent, copied …). */
+export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' }) {
+  return (
+    <div role="status" className={`alert alert--${tone}`}>
+      {children}
+    </div>
+  );
+}
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}

@@ -1,0 +1,43 @@
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { authApi, type Me } from '../api/auth';
+import { ApiError } from '../api/errors';
+import { ADMIN } from './roles';
+
+/** The signed-in user and site, or null when signed out (401). */
+export const meQuery = queryOptions({
+  queryKey: ['me'],
+  queryFn: async (): Promise<Me | null> => {
+    try {
+      return await authApi.me();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return null;
+      throw err;
+    }
+  },
+  staleTime: 60_000,
+});
+
+export const setupStatusQuery = queryOptions({
+  queryKey: ['setup-status'],
+  queryFn: () => authApi.setupStatus(),
+  staleTime: 30_000,
+});
+
+export const isAdmin = (me: Me | null | undefined) => (me?.user.role ?? 0) >= ADMIN;
+
+/**
+ * After sign-in or sign-out every cached answer belongs to someone else:
+ * drop them all, then load the new session before routing on.
+ */
+export async function resetSession(queryClient: QueryClient): Promise<Me | null> {
+  queryClient.clear();
+  return queryClient.fetchQuery(meQuery);
+}
+
+/** Only same-app paths are accepted as a place to return to after sign-in. */
+export function safeNext(next: unknown): string | undefined {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
+    return undefined;
+  }
+  return next;
+}

@@ -1,0 +1,20 @@
+import type { Scope } from './scopes.js';
+
+/** What each token scope opens, in the words the admin app shows when a token is made. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'content:read': 'Read and search content, bylines, taxonomies, terms, menus and revisions',
+  'content:write': 'Create and change content, bylines and revisions; also manage taxonomies and menus',
+  'media:read': 'Read media records',
+  'media:write': 'Upload, register, update and delete media',
+  'schema:read': 'Read collections and fields',
+  'schema:write': 'Create, update and delete collections and fields',
+  'taxonomies:manage': 'Create, update and delete taxonomy definitions and terms',
+  'menus:manage': 'Create, update and delete menus and items',
+  'settings:read': 'Read site settings',
+  'settings:manage': 'Update site settings',
+  'transfer:export': 'Export the site and download it',
+  'transfer:analyze': 'Upload a site package and analyze it',
+  'transfer:execute': 'Start, advance, cancel and abandon a site import',
+  'mcp:tools': 'Call tools of any enabled plugin',
+  admin: 'Every core operation, including site transfer (plugin tools still need mcp:tools)',
+};

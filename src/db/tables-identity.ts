@@ -1,0 +1,107 @@
+/**
+ * Row types of the identity tables (migration 003). Flags are integers 0/1,
+ * instants ISO 8601 UTC text; secrets are stored only as SHA-256 hex.
+ */
+
+export interface SettingsTable {
+  key: string;
+  /** JSON text. */
+  value: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  /** How the user signed in: passkey, magic_link, recovery, setup, invite, signup. */
+  method: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  absolute_expires_at: string;
+}
+
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** WebAuthn credential ID, base64url. */
+  credential_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transports. */
+  transports: string;
+  device_type: string;
+  backed_up: number;
+  aaguid: string | null;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface AuthChallengesTable {
+  id: string;
+  /** register, authenticate, setup, invite, signup. */
+  purpose: string;
+  challenge: string;
+  user_id: string | null;
+  /** JSON: what the ceremony is bound to (setup input, invite or sign-up token hash). */
+  data: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface MagicLinksTable {
+  token_hash: string;
+  user_id: string;
+  /** signin or recovery. */
+  purpose: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface InvitesTable {
+  id: string;
+  token_hash: string;
+  email: string;
+  role: number;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignupRequestsTable {
+  token_hash: string;
+  email: string;
+  domain: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface AllowedDomainsTable {
+  domain: string;
+  default_role: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+  expires_at: string;
+}
+
+export interface IdentityTables {
+  _cms_settings: SettingsTable;
+  _cms_sessions: SessionsTable;
+  _cms_passkeys: PasskeysTable;
+  _cms_auth_challenges: AuthChallengesTable;
+  _cms_magic_links: MagicLinksTable;
+  _cms_invites: InvitesTable;
+  _cms_signup_requests: SignupRequestsTable;
+  _cms_allowed_domains: AllowedDomainsTable;
+  _cms_rate_limits: RateLimitsTable;
+}

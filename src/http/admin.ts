@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import type { AppEnv } from './env.js';
+
+/** Where the admin SPA is served. */
+export const ADMIN_ROOT = '/_cms/admin';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * The shell page may only load the admin's own scripts and styles and talk to
+ * its own origin; it is never framed, and links never leak their token
+ * (magic-link and invite URLs) through the Referer header.
+ */
+const INDEX_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+
+/** The repository (or installed package) root: the nearest folder above this file with a package.json. */
+function packageRoot(from: string): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return from;
+    dir = parent;
+  }
+}
+
+/** `dist/admin` of the package, found from src/http (tsx) and from dist/src/http (built) alike. */
+export function defaultAdminDir(): string {
+  return join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'dist', 'admin');
+}
+
+/**
+ * Serve the built admin app (`vite build` → dist/admin) at /_cms/admin:
+ * hashed files under /assets/ cached for a year, index.html never cached and
+ * answered for every other path so deep links reach the client router.
+ */
+export function createAdminApp(dir: string = defaultAdminDir()): Hono<AppEnv> {
+  const root = resolve(dir);
+  const assetsRoot = join(root, 'assets');
+  const admin = new Hono<AppEnv>();
+
+  async function index(method: string): Promise<Response> {
+    let html: Buffer;
+    try {
+      html = await readFile(join(root, 'index.html'));
+    } catch {
+      return new Response('admin app not built: run npm run build\n', {
+        status: 503,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '30' },
+      });
+    }
+    return new Response(method === 'HEAD' ? null : new Uint8Array(html), {
+      status: 200,
+      headers: { ...INDEX_HEADERS, 'Content-Length': String(html.length) },
+    });
+  }
+
+  async function asset(rest: string, method: string): Promise<Response> {
+    const notFound = () =>
+      new Response('Not found\n', {
+        status: 404,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+      });
+    let relative: string;
+    try {
+      relative = decodeURIComponent(rest);
+    } catch {
+      return notFound();
+    }
+    const file = resolve(assetsRoot, relative);
+    // Never leave the assets folder (`..`, encoded slashes, absolute paths).
+    if (!file.startsWith(assetsRoot + sep) || relative.includes('\0')) return notFound();
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return notFound();
+      const body = await readFile(file);
+      return new Response(method === 'HEAD' ? null : new Uint8Array(body), {
+        status: 200,
+        headers: {
+          'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+          'Content-Length': String(body.length),
+          'Cache-Control': IMMUTABLE,
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    } catch {
+      return notFound();
+    }
+  }
+
+  admin.on(['GET', 'HEAD'], '*', (c) => {
+    const path = c.req.path.slice(ADMIN_ROOT.length);
+    if (path.startsWith('/assets/')) return asset(path.slice('/assets/'.length), c.req.method);
+    return index(c.req.method);
+  });
+  admin.all('*', () => new Response('Method not allowed\n', { status: 405, headers: { Allow: 'GET, HEAD' } }));
+  return admin;
+}

@@ -1,0 +1,44 @@
+import { EmailBody, SentResult, SignedIn, TokenBody } from '../../schemas/auth.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { publicWrite } from '../middleware/session.js';
+import { type Api, op } from '../op.js';
+import { currentSessionId, signedIn } from '../session-cookie.js';
+
+/** Magic links (hidden from OpenAPI). The mailed link opens an admin page; only the POST below uses it. */
+export function authMagicLinkRoutes(api: Api): void {
+  const tags = ['Auth'];
+  api.use('/auth/magic-link/send', publicWrite(), rateLimit('magicLinkSend'));
+  api.use('/auth/magic-link/consume', publicWrite());
+
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/auth/magic-link/send',
+      operationId: 'sendMagicLink',
+      summary: 'Mail a sign-in link (always answers sent: true; 3 per 5 minutes per client IP)',
+      tags,
+      hidden: true,
+      public: true,
+      body: EmailBody,
+      response: SentResult,
+    },
+    async ({ services, body }) => services.auth.magicLinks.send(body.email),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/auth/magic-link/consume',
+      operationId: 'consumeMagicLink',
+      summary: 'Use a magic link (the Continue button of the confirmation page) and sign in',
+      tags,
+      hidden: true,
+      public: true,
+      body: TokenBody,
+      response: SignedIn,
+    },
+    async ({ services, body, c }) =>
+      signedIn(c, await services.auth.magicLinks.consume(body.token, currentSessionId(c))),
+  );
+}

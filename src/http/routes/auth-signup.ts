@@ -1,0 +1,96 @@
+import {
+  asRegistration,
+  ChallengeResult,
+  EmailBody,
+  EnrolBody,
+  SentResult,
+  SignedIn,
+  SignupLookup,
+  TokenBody,
+  TokenParams,
+} from '../../schemas/auth.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { publicWrite } from '../middleware/session.js';
+import { type Api, op } from '../op.js';
+import { currentSessionId, signedIn } from '../session-cookie.js';
+
+/** Sign-up with an allowed email domain, through a verification mail (hidden from OpenAPI). */
+export function authSignupRoutes(api: Api): void {
+  const tags = ['Auth'];
+  api.use('/auth/signup/request', publicWrite(), rateLimit('signupRequest'));
+  api.use('/auth/signup/options', publicWrite());
+  api.use('/auth/signup/complete', publicWrite());
+
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/auth/signup/request',
+      operationId: 'requestSignup',
+      summary: 'Mail a verification link (always answers sent: true; 3 per 5 minutes per client IP)',
+      tags,
+      hidden: true,
+      public: true,
+      body: EmailBody,
+      response: SentResult,
+    },
+    async ({ services, body }) => services.auth.signup.request(body.email),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/auth/signup/{token}',
+      operationId: 'getSignup',
+      summary: 'What a verification link is for (404 when used or expired)',
+      tags,
+      hidden: true,
+      public: true,
+      params: TokenParams,
+      response: SignupLookup,
+    },
+    async ({ services, params }) => services.auth.signup.lookup(params.token),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/auth/signup/options',
+      operationId: 'signupOptions',
+      summary: 'Passkey creation options for a verified sign-up',
+      tags,
+      hidden: true,
+      public: true,
+      body: TokenBody,
+      response: ChallengeResult,
+    },
+    async ({ services, body }) => services.auth.signup.options(body.token),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/auth/signup/complete',
+      operationId: 'completeSignup',
+      summary: "Create the account (the domain's default role) with the passkey and sign in",
+      tags,
+      hidden: true,
+      public: true,
+      body: EnrolBody,
+      response: SignedIn,
+    },
+    async ({ services, body, c }) =>
+      signedIn(
+        c,
+        await services.auth.signup.complete(
+          {
+            token: body.token,
+            challengeId: body.challengeId,
+            credential: asRegistration(body.credential),
+            name: body.name,
+          },
+          currentSessionId(c),
+        ),
+      ),
+  );
+}

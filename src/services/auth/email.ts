@@ -1,0 +1,47 @@
+import nodemailer from 'nodemailer';
+import type { EmailConfig } from '../../core/config-email.js';
+import type { Logger } from '../../core/log.js';
+
+/** One outgoing message. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Where mail goes. Implementations: SMTP (production) and the log (development). */
+export interface EmailProvider {
+  readonly name: 'smtp' | 'log';
+  send(message: EmailMessage): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer: `smtp://host:587` (STARTTLS when offered) or `smtps://host:465`, credentials in the URL. */
+export function smtpProvider(url: string, from: string): EmailProvider {
+  const transport = nodemailer.createTransport(url);
+  return {
+    name: 'smtp',
+    async send(message) {
+      await transport.sendMail({ from, ...message });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Development provider: the whole message is written to the log (links included), nothing is sent. */
+export function logProvider(log: Logger, from: string): EmailProvider {
+  return {
+    name: 'log',
+    async send(message) {
+      log.info({ email: { from, to: message.to, subject: message.subject, text: message.text } }, 'email (log provider)');
+    },
+    close: () => {},
+  };
+}
+
+/** The configured provider, or null when email is not configured. */
+export function createEmailProvider(config: EmailConfig | null, log: Logger): EmailProvider | null {
+  if (!config) return null;
+  return config.provider === 'smtp' ? smtpProvider(config.url, config.from) : logProvider(log, config.from);
+}

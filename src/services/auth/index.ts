@@ -1,0 +1,87 @@
+import type { Actor } from '../../auth/actor.js';
+import { CmsError } from '../../core/errors.js';
+import type { ServiceContext } from '../context.js';
+import type { TokensService } from '../tokens/index.js';
+import type { UsersService } from '../users/index.js';
+import { challengeStore } from './challenges.js';
+import { clientIp, type RequestFacts } from './client-ip.js';
+import type { AuthDeps } from './deps.js';
+import { domainOps } from './domains.js';
+import { createEmailProvider } from './email.js';
+import { enrolment } from './enrolment.js';
+import { inviteOps } from './invites.js';
+import { magicLinkOps } from './magic-links.js';
+import { passkeyOps } from './passkeys.js';
+import { type SessionUser, sessionUser } from './present.js';
+import { type RateLimitRule, rateLimiter } from './rate-limits.js';
+import { sessionsService } from './sessions.js';
+import { setupOps } from './setup.js';
+import { signupOps } from './signup.js';
+import { type SiteIdentity, siteSettingsStore } from './site-settings.js';
+import { tokenRouteOps } from './tokens.js';
+import { relyingParty } from './webauthn.js';
+
+export type { EmailMessage, EmailProvider } from './email.js';
+export { RATE_LIMITS, type RateLimitRule } from './rate-limits.js';
+export { SESSION_COOKIE } from './sessions.js';
+export type { SessionUser, SiteIdentity };
+
+/**
+ * Identity and access: sessions, first-user setup, passkeys, magic links,
+ * invites, sign-up with allowed domains, personal access tokens for the
+ * signed-in user, and rate limits.
+ */
+export function createAuthService(ctx: ServiceContext, services: { users: UsersService; tokens: TokensService }) {
+  const deps: AuthDeps = {
+    ctx,
+    rp: relyingParty(ctx.config.publicUrl),
+    challenges: challengeStore(ctx),
+    sessions: sessionsService(ctx),
+    site: siteSettingsStore(ctx),
+    email: createEmailProvider(ctx.config.email, ctx.log),
+    users: services.users,
+    tokens: services.tokens,
+  };
+  const passkeys = passkeyOps(deps);
+  const enrol = enrolment(deps, passkeys);
+  const domains = domainOps(ctx);
+  const limiter = rateLimiter(ctx);
+
+  /** The caller as `/auth/me` shows them, with the site's identity. */
+  async function me(actor: Actor): Promise<{ user: SessionUser; site: SiteIdentity | null }> {
+    if (actor.kind !== 'user' || !actor.userId) throw new CmsError('UNAUTHORIZED', 'Not signed in');
+    const user = await services.users.get(actor.userId);
+    return { user: sessionUser(user), site: await deps.site.site() };
+  }
+
+  return {
+    /** Public origin of the site (for the Origin rule of public writes). */
+    publicOrigin: deps.rp.origin,
+    sessions: deps.sessions,
+    site: deps.site,
+    setup: setupOps(deps, enrol),
+    passkeys,
+    magicLinks: magicLinkOps(deps),
+    invites: inviteOps(deps, enrol),
+    domains,
+    signup: signupOps(deps, domains, enrol),
+    tokens: tokenRouteOps(deps),
+    me,
+    /** Which sign-in methods this site offers (the login page asks). */
+    methods: async () => {
+      const open = await ctx.db
+        .selectFrom('_cms_allowed_domains')
+        .select('domain')
+        .where('enabled', '=', 1)
+        .limit(1)
+        .executeTakeFirst();
+      return { passkey: true as const, magicLink: deps.email !== null, signup: deps.email !== null && !!open };
+    },
+    /** Count a request against a rate limit, for the client IP the request facts give. */
+    rateLimit: (rule: RateLimitRule, facts: RequestFacts) =>
+      limiter.hit(rule, clientIp(facts, ctx.config.trustedProxyHeaders)),
+    close: () => deps.email?.close(),
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,249 @@
+import type { Actor } from '../../auth/actor.js';
+import { requirePermission } from '../../auth/actor.js';
+import { CmsError, issuesError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { Kdb } from '../../db/connect.js';
+import { normalizeDatetime } from '../fields/datetime.js';
+import { validateEntryData } from '../fields/values.js';
+import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
+import { assertCanDeleteForever, assertCanEdit, assertCanPublish, assertVisible, canReadDrafts } from './access.js';
+import { checkUniques, freeSlug } from './checks.js';
+import { loadCredits, writeCredits } from './credits.js';
+import { blockLookup, type ContentDeps, collectionFor, nowIso, revisionsOn } from './deps.js';
+import type { EntryRow } from './model.js';
+import { applyPublish } from './publish.js';
+import { appliedSelection, applySelection, dropGroupLinks, refFields } from './references.js';
+import { checkRev, staleWrite } from './rev.js';
+import { parseRevision, requireRevision, writeRevision } from './revisions.js';
+import { casUpdate, decodeData, dyn, encodeData, loadGroup, loadRow } from './rows.js';
+
+export interface GuardedInput {
+  _rev?: string;
+  overrideLock?: boolean;
+}
+
+type Check = 'edit' | 'publish';
+
+const invalidState = (message: string) => new CmsError('INVALID_STATE', message);
+
+export function lifecycleOps(deps: ContentDeps) {
+  const { ctx } = deps;
+
+  /** Load, check visibility, state, permission, `_rev` and the edit lock, then run `fn` in one transaction. */
+  async function guarded<T>(
+    actor: Actor,
+    collection: string,
+    id: string,
+    opts: GuardedInput & { check: Check; trashed?: boolean },
+    fn: (trx: Kdb, c: CollectionInfo, row: EntryRow, snap: SchemaSnapshot, now: string) => Promise<T>,
+  ): Promise<T> {
+    const { snap, c } = await collectionFor(deps, collection);
+    return ctx.db.transaction().execute(async (trx) => {
+      const row = assertVisible(actor, await loadRow(trx, c, id), c);
+      if (opts.trashed === false && row.deleted_at) throw invalidState('The entry is in the trash; restore it first');
+      if (opts.trashed === true && !row.deleted_at) throw invalidState('The entry is not in the trash');
+      if (opts.check === 'publish') assertCanPublish(actor, row);
+      else assertCanEdit(actor, row);
+      checkRev(row, opts._rev);
+      await deps.locks.guard(trx, c, id, actor, opts.overrideLock);
+      return fn(trx, c, row, snap, nowIso(deps));
+    });
+  }
+
+  async function publish(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, snap, now) => {
+      if (row.status === 'published' && !row.draft_revision_id) throw invalidState('The entry is already published');
+      await applyPublish(deps, trx, snap, c, row, actor, now);
+    });
+  }
+
+  /** Off the live site; content and publication date stay; a pending schedule is cancelled. */
+  async function unpublish(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, _s, now) => {
+      if (row.status !== 'published') throw invalidState('The entry is not published');
+      if (!(await casUpdate(trx, c, id, row.version, { status: 'draft', scheduled_at: null, updated_at: now }))) {
+        throw staleWrite();
+      }
+    });
+  }
+
+  async function schedule(
+    actor: Actor,
+    collection: string,
+    id: string,
+    input: GuardedInput & { scheduledAt: string },
+  ): Promise<void> {
+    const at = normalizeDatetime(input.scheduledAt);
+    if (!at) {
+      throw issuesError('Invalid schedule', [
+        { path: ['scheduledAt'], code: 'invalid_datetime', message: 'must be an ISO 8601 date-time with Z or an offset' },
+      ]);
+    }
+    if (new Date(at).getTime() <= ctx.clock.now().getTime()) {
+      throw issuesError('Invalid schedule', [{ path: ['scheduledAt'], code: 'not_future', message: 'must be in the future' }]);
+    }
+    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, _s, now) => {
+      if (row.status === 'published' && !row.draft_revision_id) {
+        throw invalidState('The entry is already published and has no pending draft to schedule');
+      }
+      // A published entry keeps its live version until the scheduled draft goes live.
+      const status = row.status === 'published' ? 'published' : 'scheduled';
+      if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: at, updated_at: now }))) throw staleWrite();
+    });
+  }
+
+  async function unschedule(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, _s, now) => {
+      if (!row.scheduled_at) throw invalidState('The entry is not scheduled');
+      const status = row.status === 'scheduled' ? 'draft' : row.status;
+      if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: null, updated_at: now }))) throw staleWrite();
+    });
+  }
+
+  /** Drop the pending draft; the live version stays. */
+  async function discardDraft(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: false }, async (trx, c, row, _s, now) => {
+      if (!row.draft_revision_id) throw invalidState('The entry has no pending draft');
+      const set: Record<string, unknown> = { draft_revision_id: null, updated_at: now };
+      if (row.status === 'published') set.scheduled_at = null;
+      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+      await trx.deleteFrom('_cms_revisions').where('id', '=', row.draft_revision_id).execute();
+    });
+  }
+
+  /** Soft delete: to the trash, off the live site, schedule cancelled. */
+  async function trash(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    const { c } = await collectionFor(deps, collection);
+    const row = await loadRow(ctx.db, c, id);
+    const check: Check = row?.status === 'published' ? 'publish' : 'edit';
+    await guarded(actor, collection, id, { ...input, check, trashed: false }, async (trx, c2, r, _s, now) => {
+      if (!(await casUpdate(trx, c2, id, r.version, { deleted_at: now, scheduled_at: null, updated_at: now }))) {
+        throw staleWrite();
+      }
+      await deps.locks.drop(trx, c2, id);
+    });
+  }
+
+  /** Back from the trash as a draft with no schedule. */
+  async function restore(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: true }, async (trx, c, row, _s, now) => {
+      const live = decodeData(c, row);
+      try {
+        await checkUniques(trx, ctx.dialect, c, live, row.locale, id);
+      } catch {
+        throw new CmsError('CONFLICT', 'Another entry now uses a unique value of this one; change it before restoring');
+      }
+      const set = { deleted_at: null, status: 'draft', scheduled_at: null, updated_at: now };
+      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+    });
+  }
+
+  /** Removes a trashed entry for good: row, revisions, credits, lock, and links when no translation is left. */
+  async function permanentDelete(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+    assertCanDeleteForever(actor);
+    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: true }, async (trx, c, row, snap) => {
+      await dyn(trx).deleteFrom(c.table).where('id', '=', id).execute();
+      await trx.deleteFrom('_cms_revisions').where('collection_id', '=', c.id).where('entry_id', '=', id).execute();
+      await trx.deleteFrom('_cms_entry_bylines').where('collection_id', '=', c.id).where('entry_id', '=', id).execute();
+      await deps.locks.drop(trx, c, id);
+      if (!(await loadGroup(trx, c, row.translation_group)).length) {
+        await dropGroupLinks(trx, snap, c, row.translation_group);
+      }
+    });
+  }
+
+  /**
+   * A new draft with the same values (re-validated: a value an earlier release
+   * stored unsafely is refused), a unique slug, the same credits, and the
+   * reference selections whose relations allow one more parent.
+   */
+  async function duplicate(actor: Actor, collection: string, id: string): Promise<EntryRow> {
+    requirePermission(actor, 'content:create');
+    const { snap, c } = await collectionFor(deps, collection);
+    return ctx.db.transaction().execute(async (trx) => {
+      const src = assertVisible(actor, await loadRow(trx, c, id), c);
+      const draftRow =
+        canReadDrafts(actor) && src.draft_revision_id
+          ? await trx.selectFrom('_cms_revisions').selectAll().where('id', '=', src.draft_revision_id).executeTakeFirst()
+          : undefined;
+      const values = { ...decodeData(c, src), ...(draftRow ? parseRevision(draftRow).data : {}) };
+      const data = validateEntryData(c.fields, values, { mode: 'create', blockTypes: blockLookup(snap) });
+      const now = nowIso(deps);
+      const newIdValue = newId();
+      const group = newId();
+      const slug = src.slug ? await freeSlug(trx, c, `${src.slug}-copy`, src.locale) : null;
+      const uniqueFree: Record<string, unknown> = { ...data };
+      for (const f of c.fields) if (f.unique) delete uniqueFree[f.slug];
+      const row: EntryRow = {
+        id: newIdValue,
+        slug,
+        status: 'draft',
+        locale: src.locale,
+        translation_group: group,
+        author_id: actor.userId,
+        primary_byline_id: null,
+        created_at: now,
+        updated_at: now,
+        published_at: null,
+        scheduled_at: null,
+        deleted_at: null,
+        version: 1,
+        live_revision_id: null,
+        draft_revision_id: null,
+      };
+      // Unique values cannot be shared, so the copy starts without them.
+      await dyn(trx)
+        .insertInto(c.table)
+        .values({ ...row, ...encodeData(ctx.dialect, c, uniqueFree) })
+        .execute();
+      const credits = await loadCredits(trx, c, src.id);
+      if (credits.length) {
+        row.primary_byline_id = await writeCredits(trx, c, newIdValue, credits);
+        await dyn(trx).updateTable(c.table).set({ primary_byline_id: row.primary_byline_id }).where('id', '=', newIdValue).execute();
+      }
+      for (const rf of refFields(snap, c)) {
+        if (rf.side === 'parent' && !rf.relation.multiple) continue;
+        if (rf.side === 'child' && !rf.relation.multiple) continue;
+        const selection = await appliedSelection(trx, rf, src.translation_group);
+        if (selection.length) await applySelection(trx, rf, group, selection, now);
+      }
+      if (revisionsOn(c)) await writeRevision(trx, c, newIdValue, { slug, data: uniqueFree }, 'save', actor, now);
+      return row;
+    });
+  }
+
+  /** Bring back the values of a stored revision (staged as a draft when the entry is live). */
+  async function restoreRevision(
+    actor: Actor,
+    collection: string,
+    id: string,
+    revisionId: string,
+    input: GuardedInput = {},
+  ): Promise<void> {
+    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: false }, async (trx, c, row, snap, now) => {
+      const rev = parseRevision(await requireRevision(trx, c, id, revisionId));
+      const data = validateEntryData(c.fields, filterKnown(c, rev.data), { mode: 'create', blockTypes: blockLookup(snap) });
+      const staging = row.status === 'published' || row.draft_revision_id !== null;
+      const set: Record<string, unknown> = { updated_at: now };
+      if (staging) {
+        set.draft_revision_id = await writeRevision(trx, c, id, { slug: rev.slug, data, refs: rev.refs }, 'restore', actor, now);
+      } else {
+        Object.assign(set, encodeData(ctx.dialect, c, data), { slug: rev.slug });
+        await writeRevision(trx, c, id, { slug: rev.slug, data }, 'restore', actor, now);
+      }
+      if (rev.bylines) set.primary_byline_id = await writeCredits(trx, c, id, rev.bylines);
+      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+    });
+  }
+
+  return { publish, unpublish, schedule, unschedule, discardDraft, trash, restore, permanentDelete, duplicate, restoreRevision };
+}
+
+/** Revision data may name fields deleted since; keep the ones the collection still has. */
+function filterKnown(c: CollectionInfo, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of c.fields) if (f.column && f.slug in data) out[f.slug] = data[f.slug];
+  return out;
+}
+
+export type LifecycleOps = ReturnType<typeof lifecycleOps>;

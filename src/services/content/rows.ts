@@ -1,0 +1,111 @@
+import { sql } from 'kysely';
+import type { Kdb } from '../../db/connect.js';
+import { type DialectName, decodeValue, encodeValue } from '../../db/dialect.js';
+import { COLUMN_KIND } from '../fields/types.js';
+import type { CollectionInfo, FieldInfo } from '../schema/model.js';
+import type { EntryRow } from './model.js';
+
+/**
+ * Reading and writing entry table rows. Entry tables are dynamic, so this is
+ * the one place that talks to them without Kysely's table types.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: entry tables are dynamic
+export type DynDb = Kdb & any;
+
+export const dyn = (db: Kdb): DynDb => db as DynDb;
+
+/** Fields that hold a value in a column (relation-bound references do not). */
+export function valueFields(c: CollectionInfo): FieldInfo[] {
+  return c.fields.filter((f) => f.column !== null);
+}
+
+/** A legacy multi-ID reference stores its JSON array in a text column. */
+function isLegacyMulti(f: FieldInfo): boolean {
+  return f.type === 'reference' && f.options?.allowMultiple === true;
+}
+
+export function decodeData(c: CollectionInfo, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of valueFields(c)) {
+    const raw = row[f.column as string];
+    if (isLegacyMulti(f)) {
+      out[f.slug] = typeof raw === 'string' ? decodeValue('json', raw) : (raw ?? null);
+      continue;
+    }
+    out[f.slug] = decodeValue(COLUMN_KIND[f.type], raw);
+  }
+  return out;
+}
+
+/** Column values for the given data keys (only fields present in `data`). */
+export function encodeData(dialect: DialectName, c: CollectionInfo, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of valueFields(c)) {
+    if (!(f.slug in data)) continue;
+    const value = data[f.slug];
+    if (isLegacyMulti(f)) {
+      out[f.column as string] = value === null || value === undefined ? null : JSON.stringify(value);
+      continue;
+    }
+    out[f.column as string] = encodeValue(dialect, COLUMN_KIND[f.type], value);
+  }
+  return out;
+}
+
+export async function loadRow(db: Kdb, c: CollectionInfo, id: string): Promise<EntryRow | undefined> {
+  return dyn(db).selectFrom(c.table).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function loadRowBySlug(db: Kdb, c: CollectionInfo, slug: string, locale: string): Promise<EntryRow | undefined> {
+  return dyn(db).selectFrom(c.table).selectAll().where('locale', '=', locale).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Entries of one translation group (every locale), trashed ones included. */
+export async function loadGroup(db: Kdb, c: CollectionInfo, group: string): Promise<EntryRow[]> {
+  return dyn(db).selectFrom(c.table).selectAll().where('translation_group', '=', group).orderBy('locale').execute();
+}
+
+/**
+ * Compare-and-set update: applies only when the row still has `version`.
+ * Returns false when another write got there first.
+ */
+export async function casUpdate(
+  db: Kdb,
+  c: CollectionInfo,
+  id: string,
+  version: number,
+  set: Record<string, unknown>,
+): Promise<boolean> {
+  const result = await dyn(db)
+    .updateTable(c.table)
+    .set({ ...set, version: version + 1 })
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function slugTaken(db: Kdb, c: CollectionInfo, slug: string, locale: string, exceptId?: string): Promise<boolean> {
+  let q = dyn(db).selectFrom(c.table).select('id').where('locale', '=', locale).where('slug', '=', slug);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+/** Value of a unique field already used by another live entry of the locale. */
+export async function uniqueTaken(
+  db: Kdb,
+  c: CollectionInfo,
+  f: FieldInfo,
+  encoded: unknown,
+  locale: string,
+  exceptId?: string,
+): Promise<boolean> {
+  let q = dyn(db)
+    .selectFrom(c.table)
+    .select('id')
+    .where('locale', '=', locale)
+    .where(sql.ref(f.column as string), '=', encoded)
+    .where('deleted_at', 'is', null);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return !!(await q.limit(1).executeTakeFirst());
+}
