@@ -9,7 +9,7 @@ import { type DbKind, startTarget, type TargetInfo } from './target.js';
 
 export type ChildMessage = { type: 'ready'; info: TargetInfo } | { type: 'failed'; message: string };
 
-const send = (message: ChildMessage) => process.send?.(message);
+const send = (message: ChildMessage, then?: () => void) => process.send?.(message, undefined, undefined, then);
 
 try {
   const { close, ...info } = await startTarget((process.env.BENCH_DB ?? 'sqlite') as DbKind, selectScenarios());
@@ -30,6 +30,5 @@ try {
   process.on('SIGINT', () => {});
   send({ type: 'ready', info });
 } catch (err) {
-  send({ type: 'failed', message: (err as Error).stack ?? String(err) });
-  process.exit(1);
+  send({ type: 'failed', message: (err as Error).stack ?? String(err) }, () => process.exit(1));
 }

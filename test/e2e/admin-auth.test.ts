@@ -103,6 +103,8 @@ async function credentials(auth: Authenticator) {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
+  // From the top, so the sticky top bar sits where a person sees it.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 

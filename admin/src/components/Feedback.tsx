@@ -1,9 +1,10 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { messageOf } from '../api/errors';
+import { ApiError, messageOf } from '../api/errors';
 
 /**
  * The error of a form or an action, announced to screen readers (role=alert)
- * and brought into view. `extra` lists field issues no input shows.
+ * and brought into view. `extra` lists field issues no input shows; when
+ * every issue sits next to its input, the summary just points there.
  */
 export function ErrorMessage({ error, extra = [] }: { error: unknown; extra?: string[] }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -14,7 +15,11 @@ export function ErrorMessage({ error, extra = [] }: { error: unknown; extra?: st
     <div ref={ref} role="alert" className={error ? 'alert alert--error' : 'alert-slot'}>
       {error ? (
         <>
-          <p>{messageOf(error)}</p>
+          <p>
+            {error instanceof ApiError && error.issues.length > 0 && extra.length === 0
+              ? 'Please correct the highlighted fields.'
+              : messageOf(error)}
+          </p>
           {extra.length ? (
             <ul>
               {extra.map((m) => (

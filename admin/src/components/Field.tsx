@@ -1,5 +1,7 @@
 import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react';
 
+const joinIds = (...ids: (string | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
+
 interface ShellProps {
   label: ReactNode;
   hint?: ReactNode;
@@ -47,7 +49,17 @@ type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | '
   optional?: boolean;
 };
 
-export function TextField({ label, hint, error, value, onValue, required, optional, ...rest }: TextFieldProps) {
+export function TextField({
+  label,
+  hint,
+  error,
+  value,
+  onValue,
+  required,
+  optional,
+  'aria-describedby': extra,
+  ...rest
+}: TextFieldProps) {
   return (
     <FieldShell label={label} hint={hint} error={error} optionalMark={optional}>
       {({ id, describedBy, invalid }) => (
@@ -58,7 +70,7 @@ export function TextField({ label, hint, error, value, onValue, required, option
           value={value}
           required={required}
           aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
+          aria-describedby={joinIds(describedBy, extra)}
           onChange={(e) => onValue(e.target.value)}
         />
       )}
@@ -75,7 +87,16 @@ type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange'
   children: ReactNode;
 };
 
-export function SelectField({ label, hint, error, value, onValue, children, ...rest }: SelectFieldProps) {
+export function SelectField({
+  label,
+  hint,
+  error,
+  value,
+  onValue,
+  children,
+  'aria-describedby': extra,
+  ...rest
+}: SelectFieldProps) {
   return (
     <FieldShell label={label} hint={hint} error={error}>
       {({ id, describedBy, invalid }) => (
@@ -85,7 +106,7 @@ export function SelectField({ label, hint, error, value, onValue, children, ...r
           className="input select"
           value={value}
           aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
+          aria-describedby={joinIds(describedBy, extra)}
           onChange={(e) => onValue(e.target.value)}
         >
           {children}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { authApi } from '../api/auth';
+import { ApiError } from '../api/errors';
 import { AuthLayout } from '../components/AuthLayout';
 import { Button } from '../components/Button';
 import { ErrorMessage } from '../components/Feedback';
@@ -16,6 +17,9 @@ export function MagicLinkPage({ token }: { token?: string }) {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+
+  // The server refused the token (used, expired, unknown): a retry cannot help, a new link can.
+  const refused = error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
 
   useEffect(() => {
     document.title = 'Sign in with your link · CMS admin';
@@ -43,11 +47,13 @@ export function MagicLinkPage({ token }: { token?: string }) {
           <div className="stack">
             <p className="page__lead">Select Continue to sign in on this device. The link works once, for 15 minutes.</p>
             <ErrorMessage error={error} />
-            <div className="actions">
-              <Button variant="primary" onClick={proceed} busy={busy} busyLabel="Signing in…" autoFocus>
-                Continue
-              </Button>
-            </div>
+            {refused ? null : (
+              <div className="actions">
+                <Button variant="primary" onClick={proceed} busy={busy} busyLabel="Signing in…" autoFocus>
+                  Continue
+                </Button>
+              </div>
+            )}
             {error ? (
               <p className="small">
                 <Link to="/login">Ask for a new sign-in link</Link>

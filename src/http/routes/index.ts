@@ -1,6 +1,7 @@
 import type { Api } from '../op.js';
 import { allowedDomainRoutes } from './allowed-domains.js';
 import { authRoutes } from './auth.js';
+import { bylineRoutes } from './bylines.js';
 import { contentRoutes } from './content.js';
 import { schemaRoutes } from './schema.js';
 import { usersRoutes } from './users.js';
@@ -9,6 +10,7 @@ import { usersRoutes } from './users.js';
 export function registerRoutes(api: Api): void {
   schemaRoutes(api);
   contentRoutes(api);
+  bylineRoutes(api);
   authRoutes(api);
   usersRoutes(api);
   allowedDomainRoutes(api);

@@ -51,6 +51,7 @@ export function PasskeysSection() {
               onRemove={() => remove.mutate(p)}
               removing={remove.isPending && remove.variables?.id === p.id}
               onRenamed={(name) => {
+                setActionError(null);
                 setNotice(`Renamed to “${name}”.`);
                 refresh();
               }}
@@ -61,6 +62,7 @@ export function PasskeysSection() {
       <AddPasskey
         disabled={items.length >= MAX_PASSKEYS}
         onAdded={(name) => {
+          setActionError(null);
           setNotice(`Added “${name}”.`);
           refresh();
         }}
@@ -82,6 +84,7 @@ function PasskeyRow({
 }) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(passkey.name ?? '');
+  const [local, setLocal] = useState<string | undefined>();
   const rename = useMutation({
     mutationFn: (value: string) => authApi.renamePasskey(passkey.id, value),
     onSuccess: (_d, value) => {
@@ -98,6 +101,7 @@ function PasskeyRow({
           className="row__edit"
           onSubmit={(e: FormEvent) => {
             e.preventDefault();
+            setLocal(name.trim() ? undefined : 'Enter a name.');
             if (name.trim()) rename.mutate(name.trim());
           }}
         >
@@ -108,7 +112,7 @@ function PasskeyRow({
             autoFocus
             value={name}
             onValue={setName}
-            error={issueFor(rename.error, 'name')}
+            error={local ?? issueFor(rename.error, 'name')}
             maxLength={100}
           />
           <ErrorMessage error={rename.error && !issueFor(rename.error, 'name') ? rename.error : null} />
@@ -122,6 +126,7 @@ function PasskeyRow({
               onClick={() => {
                 setEditing(false);
                 setName(passkey.name ?? '');
+                setLocal(undefined);
                 rename.reset();
               }}
             >

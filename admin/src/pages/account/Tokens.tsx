@@ -114,13 +114,17 @@ function CreateToken({ onCreated }: { onCreated: (r: { token: string; record: To
     },
   });
 
-  function submit(e: FormEvent) {
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const problems: Record<string, string> = {};
     if (!name.trim()) problems.name = 'Give the token a name.';
     if (!chosen.length) problems.scopes = 'Choose at least one scope.';
     setLocal(problems);
-    if (Object.keys(problems).length) return;
+    const first = Object.keys(problems)[0];
+    if (first) {
+      e.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]:not(:disabled)`)?.focus();
+      return;
+    }
     const expiresAt =
       expiry === 'never' ? undefined : new Date(Date.now() + Number(expiry) * 86_400_000).toISOString();
     create.mutate({ name: name.trim(), scopes: chosen, expiresAt });

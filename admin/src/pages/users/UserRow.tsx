@@ -53,11 +53,13 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
     <>
       <tr className={user.disabled ? 'is-disabled' : undefined}>
         <td data-label="Person">
-          <span className="cell-title">
-            {user.name || <span className="muted">No name</span>}
-            {isSelf ? <span className="badge">you</span> : null}
-          </span>
-          <span className="cell-sub">{user.email}</span>
+          <div>
+            <span className="cell-title">
+              {user.name || <span className="muted">No name</span>}
+              {isSelf ? <span className="badge">you</span> : null}
+            </span>
+            <span className="cell-sub">{user.email}</span>
+          </div>
         </td>
         <td data-label="Role">
           <div className="role-edit">
@@ -93,7 +95,9 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
             {user.disabled ? 'Disabled' : 'Active'}
           </span>
         </td>
-        <td data-label="Last sign-in">{formatDateTime(user.lastSignInAt)}</td>
+        <td data-label="Last sign-in" className="cell-date">
+          {formatDateTime(user.lastSignInAt)}
+        </td>
         <td data-label="Passkeys">{user.passkeyCount}</td>
         <td data-label="Actions" className="cell-actions">
           <Button size="small" variant="ghost" busy={recover.isPending} onClick={() => recover.mutate()}>

@@ -1,0 +1,24 @@
+import { z } from '@hono/zod-openapi';
+
+/** Byline management bodies (hidden REST routes and MCP tools share them). */
+export const BylineCreateBody = z
+  .object({
+    displayName: z.string().trim().min(1).max(200),
+    slug: z.string().max(200).optional(),
+    bio: z.string().max(5000).nullable().optional(),
+    avatarUrl: z.string().max(2000).nullable().optional(),
+    websiteUrl: z.string().max(2000).nullable().optional(),
+    userId: z.string().nullable().optional().describe('Link to a user (null: a guest credit)'),
+    locale: z.string().optional(),
+    translationOf: z.string().optional().describe('Byline ID of the source; the translation keeps its user unless userId is given'),
+  })
+  .strict();
+
+export const BylineUpdateBody = BylineCreateBody.omit({ locale: true, translationOf: true }).partial().strict();
+
+export const BylineListQuery = z.object({
+  locale: z.string().optional(),
+  search: z.string().max(200).optional(),
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
