@@ -4,6 +4,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import SqliteDatabase from 'better-sqlite3';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { newId } from '../src/core/ids.js';
 import type { Kdb } from '../src/db/connect.js';
 
 /**
@@ -29,7 +30,45 @@ const DDL = `
     default_value text, validation text, widget text, options text, sort_order integer not null,
     created_at text not null, updated_at text not null, unique (collection_id, slug)
   );
+  create table ec_posts (
+    id text primary key, slug text, status text not null, locale text not null, translation_group text not null,
+    author_id text, primary_byline_id text, created_at text not null, updated_at text not null, published_at text,
+    scheduled_at text, deleted_at text, version integer not null, live_revision_id text, draft_revision_id text,
+    title text, body text, views integer
+  );
+  create unique index ec_posts_locale_slug on ec_posts (locale, slug);
+  create index ec_posts_by_created on ec_posts (locale, created_at, id);
 `;
+
+/** The content item the service answers for a `posts` row (no credits, no references in the seed). */
+function postItem(r: Row) {
+  return {
+    id: r.id,
+    type: 'posts',
+    slug: r.slug,
+    status: r.deleted_at ? 'trashed' : r.status,
+    locale: r.locale,
+    translationGroup: r.translation_group,
+    data: { title: r.title, body: r.body, views: r.views },
+    authorId: r.author_id,
+    primaryBylineId: r.primary_byline_id,
+    byline: null,
+    bylines: [],
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    publishedAt: r.published_at,
+    scheduledAt: r.scheduled_at,
+    trashedAt: r.deleted_at,
+    hasDraft: r.draft_revision_id !== null,
+    liveRevisionId: r.live_revision_id,
+    draftRevisionId: r.draft_revision_id,
+  };
+}
+
+const single = (r: Row) => ({
+  item: { ...postItem(r), references: {} },
+  _rev: Buffer.from(`${r.id}.${r.version}`).toString('base64url'),
+});
 
 type Row = Record<string, unknown>;
 
@@ -119,6 +158,15 @@ export async function startBaseline(file: string, token: string): Promise<Baseli
     from _cms_collections c left join _cms_fields f on f.collection_id = c.id
     where c.slug = ? order by f.sort_order, f.created_at`);
 
+  const getPost = db.prepare('select * from ec_posts where id = ?');
+  const listPosts = db.prepare(
+    `select * from ec_posts where locale = 'en' and deleted_at is null order by created_at desc, id desc limit ?`,
+  );
+  const insertPost =
+    db.prepare(`insert into ec_posts (id, slug, status, locale, translation_group, author_id, created_at,
+    updated_at, version, title, body, views) values (@id, @slug, 'draft', 'en', @group, null, @now, @now, 1, @title, @body, @views)`);
+  const updateViews = db.prepare('update ec_posts set views = ?, updated_at = ?, version = version + 1 where id = ?');
+
   const expected = createHash('sha256').update(token).digest();
   const app = new Hono();
   app.use('/_cms/api/*', async (c, next) => {
@@ -139,6 +187,42 @@ export async function startBaseline(file: string, token: string): Promise<Baseli
     if (!rows.length) return c.json({ success: false, error: { code: 'NOT_FOUND', message: 'Not found' } }, 404);
     const fields = rows.filter((r) => r.f_id !== null).map(field);
     return c.json({ success: true, data: { ...collectionBase(rows[0]), fields } });
+  });
+
+  app.get('/_cms/api/content/posts', (c) => {
+    const limit = Number(c.req.query('limit') ?? 50);
+    const rows = listPosts.all(limit + 1) as Row[];
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const data: Row = { items: page.map(postItem) };
+    if (rows.length > limit)
+      data.nextCursor = Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url');
+    return c.json({ success: true, data });
+  });
+  app.get('/_cms/api/content/posts/:id', (c) => {
+    const row = getPost.get(c.req.param('id')) as Row | undefined;
+    if (!row) return c.json({ success: false, error: { code: 'NOT_FOUND', message: 'Not found' } }, 404);
+    return c.json({ success: true, data: single(row) });
+  });
+  app.post('/_cms/api/content/posts', async (c) => {
+    const body = (await c.req.json()) as { data: { title: string; body?: string; views?: number } };
+    const id = newId();
+    insertPost.run({
+      id,
+      slug: id.toLowerCase(),
+      group: newId(),
+      now: new Date().toISOString(),
+      ...{ body: null, views: null },
+      ...body.data,
+    });
+    return c.json({ success: true, data: single(getPost.get(id) as Row) }, 201);
+  });
+  app.put('/_cms/api/content/posts/:id', async (c) => {
+    const body = (await c.req.json()) as { data: { views: number } };
+    updateViews.run(body.data.views, new Date().toISOString(), c.req.param('id'));
+    const row = getPost.get(c.req.param('id')) as Row | undefined;
+    if (!row) return c.json({ success: false, error: { code: 'NOT_FOUND', message: 'Not found' } }, 404);
+    return c.json({ success: true, data: single(row) });
   });
 
   const server = await new Promise<ServerType>((resolve, reject) => {

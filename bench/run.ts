@@ -66,6 +66,15 @@ function startChildTarget(): Promise<RunningTarget> {
   });
 }
 
+/** Replace the values of volatile keys (anywhere in the tree) so only the shape and stable values are compared. */
+function mask(value: unknown, keys: string[] | undefined): unknown {
+  if (!keys?.length || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => mask(v, keys));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, keys.includes(k) ? '<volatile>' : mask(v, keys)]),
+  );
+}
+
 /** Both servers must answer every request with the same JSON, or the comparison means nothing. */
 async function checkEquivalent(target: RunningTarget, request: BenchRequest): Promise<void> {
   const [fromService, fromBaseline] = await Promise.all([
@@ -73,7 +82,7 @@ async function checkEquivalent(target: RunningTarget, request: BenchRequest): Pr
     probe(target.baselineUrl, request, target.token),
   ]);
   try {
-    deepStrictEqual(fromBaseline, fromService);
+    deepStrictEqual(mask(fromBaseline, request.volatile), mask(fromService, request.volatile));
   } catch (err) {
     throw new Error(`${request.name}: the baseline's response differs from the service's\n${(err as Error).message}`);
   }

@@ -68,6 +68,7 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     async close() {
       if (closed) return;
       closed = true;
+      services.auth.close();
       await services.content.scheduler.stop();
       await database.close();
     },

@@ -5,15 +5,9 @@
  * their routes under `appRoute` (and their entries in nav.ts).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  Outlet,
-  redirect,
-} from '@tanstack/react-router';
-import { ErrorMessage } from './components/Feedback';
+import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
 import { AppLayout } from './components/AppLayout';
+import { ErrorMessage } from './components/Feedback';
 import { isAdmin, meQuery, safeNext, setupStatusQuery } from './lib/session';
 import { AccountPage } from './pages/Account';
 import { AllowedDomainsPage } from './pages/AllowedDomains';
@@ -24,7 +18,7 @@ import { MagicLinkPage } from './pages/MagicLink';
 import { NotFoundPage } from './pages/NotFound';
 import { SetupPage } from './pages/Setup';
 import { SignupPage } from './pages/Signup';
-import { type UsersSearch, UsersPage } from './pages/users/Users';
+import { UsersPage, type UsersSearch } from './pages/users/Users';
 
 export interface RouterContext {
   queryClient: QueryClient;

@@ -1,7 +1,21 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 
-const ulid = monotonicFactory();
+/**
+ * Cryptographic randomness drawn from a pooled buffer: the default ULID PRNG
+ * asks the OS for one byte per character, which shows up on hot paths.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+function pooledRandom(): number {
+  if (poolOffset >= pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++] / 256;
+}
+
+const ulid = monotonicFactory(pooledRandom);
 
 /** Sortable, globally unique record ID (ULID). */
 export function newId(): string {

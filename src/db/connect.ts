@@ -49,7 +49,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
       native.pragma('journal_mode = WAL');
       native.pragma('synchronous = NORMAL');
     }
-    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: native }), log });
+    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(native) }), log });
   } else {
     const pool = new pg.Pool({
       connectionString: url,
@@ -65,6 +65,34 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
       return count;
     },
     close: () => db.destroy(),
+  };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement anew; better-sqlite3 statements are
+ * reusable, so keep the recent ones (they are only ever run one at a time
+ * behind Kysely's connection mutex). Structure changes clear the cache.
+ */
+function withStatementCache(native: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => native.close(),
+    prepare(sqlText: string) {
+      const hit = cache.get(sqlText);
+      if (hit) {
+        // Re-insert to keep the map in least-recently-used order.
+        cache.delete(sqlText);
+        cache.set(sqlText, hit);
+        return hit;
+      }
+      if (/^\s*(create|alter|drop)\b/i.test(sqlText)) cache.clear();
+      const stmt = native.prepare(sqlText);
+      cache.set(sqlText, stmt);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return stmt;
+    },
   };
 }
 

@@ -111,7 +111,12 @@ export const InviteLookup = z.object({
   siteTitle: z.string(),
 });
 export const EnrolBody = z
-  .object({ token: secret, challengeId: z.string().min(1).max(100), credential: RegistrationCredential, name: optionalName })
+  .object({
+    token: secret,
+    challengeId: z.string().min(1).max(100),
+    credential: RegistrationCredential,
+    name: optionalName,
+  })
   .strict();
 export const SignupLookup = z.object({ email: z.string(), role: z.number().int(), roleName: z.string() });
 

@@ -30,7 +30,7 @@ export const UserIdParams = z.object({
 });
 
 export const ListUsersQuerySchema = z.object({
-  cursor: z.string().max(500).optional().openapi({ description: 'The previous page\'s nextCursor, unchanged' }),
+  cursor: z.string().max(500).optional().openapi({ description: "The previous page's nextCursor, unchanged" }),
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1 to 100, default 50' }),
   search: z.string().max(200).optional().openapi({ description: 'Part of the email address or name' }),
   role: z.coerce

@@ -122,6 +122,8 @@ describe.skipIf(!hasChromium)('admin app end to end (Chromium, passkeys)', () =>
   let origin: string;
   let dataDir: string;
   const contexts: BrowserContext[] = [];
+  /** Script errors, CSP violations and React warnings from every page (failed HTTP statuses are expected). */
+  const problems: string[] = [];
 
   async function newPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
     const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
@@ -129,6 +131,12 @@ describe.skipIf(!hasChromium)('admin app end to end (Chromium, passkeys)', () =>
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+      if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
+      problems.push(`${msg.type()}: ${msg.text()}`);
+    });
     return page;
   }
 
@@ -283,5 +291,7 @@ describe.skipIf(!hasChromium)('admin app end to end (Chromium, passkeys)', () =>
     await visitor.getByRole('button', { name: 'Continue' }).click();
     await visitor.getByRole('alert').filter({ hasText: /./ }).first().waitFor();
     await shot(visitor, '18-magic-link-error');
+
+    expect(problems).toEqual([]);
   }, 180_000);
 });

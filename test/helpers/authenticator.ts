@@ -12,7 +12,9 @@ import { Encoder } from 'cbor-x';
  * attestation format `none`, discoverable credentials, a signature counter.
  * Registration and sign-in then run for real against @simplewebauthn/server.
  */
-const cbor = new Encoder({ useRecords: false, tagUint8Array: false, useTag259ForMaps: false, variableMapSize: true });
+// Plain CBOR maps (no tag 259, no records) and untagged byte strings, as authenticators emit.
+const cborOptions = { useRecords: false, tagUint8Array: false, useTag259ForMaps: false, variableMapSize: true };
+const cbor = new Encoder(cborOptions as ConstructorParameters<typeof Encoder>[0]);
 
 const b64url = (b: Uint8Array | Buffer | string) => Buffer.from(b).toString('base64url');
 const sha256 = (b: Uint8Array | Buffer | string) => createHash('sha256').update(b).digest();

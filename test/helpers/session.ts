@@ -57,7 +57,7 @@ export class Browser {
 export async function setupSite(
   cms: Cms,
   input: { siteTitle?: string; tagline?: string; email?: string; name?: string } = {},
-): Promise<{ browser: Browser; res: ApiResponse }> {
+): Promise<{ browser: Browser; res: ApiResponse<any> }> {
   const browser = new Browser(cms);
   const opts = await browser.call('POST', '/setup/options', {
     body: {

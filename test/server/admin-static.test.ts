@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
@@ -9,7 +9,8 @@ import { ADMIN_ROOT, createAdminApp } from '../../src/http/admin.js';
 describe('admin app serving', () => {
   let dir: string;
   let app: Hono;
-  const INDEX = '<!doctype html><title>admin</title><script type="module" src="/_cms/admin/assets/index-abc123.js"></script>';
+  const INDEX =
+    '<!doctype html><title>admin</title><script type="module" src="/_cms/admin/assets/index-abc123.js"></script>';
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'cms-admin-'));
@@ -24,7 +25,13 @@ describe('admin app serving', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('answers index.html, not cached, for the root and every deep link', async () => {
-    for (const path of ['/_cms/admin', '/_cms/admin/', '/_cms/admin/login', '/_cms/admin/users?q=x', '/_cms/admin/a/b/c']) {
+    for (const path of [
+      '/_cms/admin',
+      '/_cms/admin/',
+      '/_cms/admin/login',
+      '/_cms/admin/users?q=x',
+      '/_cms/admin/a/b/c',
+    ]) {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

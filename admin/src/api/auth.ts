@@ -26,7 +26,8 @@ export interface SessionUser {
 
 export interface Me {
   user: SessionUser;
-  site: SiteInfo;
+  /** null until the setup wizard has named the site. */
+  site: SiteInfo | null;
 }
 
 export interface SetupStatus {
@@ -47,9 +48,10 @@ export interface Invite {
   id: string;
   email: string;
   role: number;
+  roleName: string;
   createdAt: string;
   expiresAt: string;
-  invitedBy: string | null;
+  invitedBy: { id: string; email: string; name: string | null } | null;
 }
 
 export interface TokenRecord {
@@ -121,14 +123,15 @@ export const authApi = {
   createInvite: (body: { email: string; role: number }) =>
     post<{ invite: Invite; link: string | null; emailed: boolean }>('/admin/invites', body),
   deleteInvite: (id: string) => del<{ deleted: true }>(`/admin/invites/${seg(id)}`),
-  getInvite: (token: string) => get<{ email: string; role: number; siteTitle: string }>(`/auth/invite/${seg(token)}`),
+  getInvite: (token: string) =>
+    get<{ email: string; role: number; roleName: string; siteTitle: string }>(`/auth/invite/${seg(token)}`),
   inviteOptions: (token: string) => post<CreationChallenge>('/auth/invite/options', { token }),
   acceptInvite: (body: { token: string; challengeId: string; credential: RegistrationResponseJSON; name?: string }) =>
     post<Signed>('/auth/invite/accept', body),
 
   // Sign-up with an allowed email domain
   signupRequest: (email: string) => post<{ sent: true }>('/auth/signup/request', { email }),
-  getSignup: (token: string) => get<{ email: string; role: number }>(`/auth/signup/${seg(token)}`),
+  getSignup: (token: string) => get<{ email: string; role: number; roleName: string }>(`/auth/signup/${seg(token)}`),
   signupOptions: (token: string) => post<CreationChallenge>('/auth/signup/options', { token }),
   signupComplete: (body: { token: string; challengeId: string; credential: RegistrationResponseJSON; name?: string }) =>
     post<Signed>('/auth/signup/complete', body),

@@ -46,7 +46,7 @@ export async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path
   const parsed = await readBody(res);
   if (!res.ok) throw toApiError(res.status, parsed);
   const envelope = parsed as { success?: boolean; data?: T } | undefined;
-  if (!envelope || envelope.success !== true) {
+  if (envelope?.success !== true) {
     throw new ApiError(res.status, 'HTTP_ERROR', 'The server answered with an unexpected response.');
   }
   return envelope.data as T;

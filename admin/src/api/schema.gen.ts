@@ -199,6 +199,250 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/{collection}/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List entries in the trash */
+        get: operations["listTrashedContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/authors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the users who authored entries of the collection */
+        get: operations["listContentAuthors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List entries (cursor or numbered pages) */
+        get: operations["listContent"];
+        put?: never;
+        /** Create an entry (a draft) or a translation of one */
+        post: operations["createContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an entry by database ID or slug */
+        get: operations["getContent"];
+        /** Partially update an entry (stages a draft on a published entry) */
+        put: operations["updateContent"];
+        post?: never;
+        /** Move an entry to the trash */
+        delete: operations["deleteContent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the entry (its pending draft becomes live) */
+        post: operations["publishContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the entry off the live site (content and date kept) */
+        post: operations["unpublishContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Duplicate the entry as a new draft */
+        post: operations["duplicateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a trashed entry as a draft */
+        post: operations["restoreContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/discard-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discard the pending draft (the live version stays) */
+        post: operations["discardDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Schedule a future publication */
+        post: operations["scheduleContent"];
+        /** Cancel a scheduled publication */
+        delete: operations["unscheduleContent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/permanent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a trashed entry for good (cannot be undone) */
+        delete: operations["permanentDeleteContent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare the live version with the pending draft */
+        get: operations["compareContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Translation group and every locale variant of the entry */
+        get: operations["getContentTranslations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Edit lock state */
+        get: operations["getEntryLock"];
+        put?: never;
+        /** Take or extend the 7-minute edit lease */
+        post: operations["acquireEntryLock"];
+        /** Release the edit lease (pass the token it was taken with) */
+        delete: operations["releaseEntryLock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -206,6 +450,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List users (cursor-paginated, searchable by email or name) */
         get: operations["listUsers"];
         put?: never;
         post?: never;
@@ -222,7 +467,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a user */
         get: operations["getUser"];
+        /**
+         * Change a user's name or role
+         * @description Nobody raises their own role or gives a role above their own; the last enabled Admin cannot be demoted (409 LAST_ADMIN).
+         */
         put: operations["updateUser"];
         post?: never;
         delete?: never;
@@ -240,6 +490,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Disable a user: their sessions end and their tokens stop working at once
+         * @description The last enabled Admin cannot be disabled (409 LAST_ADMIN).
+         */
         post: operations["disableUser"];
         delete?: never;
         options?: never;
@@ -256,6 +510,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Enable a disabled user */
         post: operations["enableUser"];
         delete?: never;
         options?: never;
@@ -270,8 +525,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the email domains people may sign up with */
         get: operations["listAllowedDomains"];
         put?: never;
+        /** Allow sign-up for an email domain, with a default role (at most Editor) */
         post: operations["createAllowedDomain"];
         delete?: never;
         options?: never;
@@ -287,8 +544,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Change the default role of a domain, or enable / disable it */
         put: operations["updateAllowedDomain"];
         post?: never;
+        /** Stop allowing sign-up for a domain (existing users stay) */
         delete: operations["deleteAllowedDomain"];
         options?: never;
         head?: never;
@@ -508,6 +767,265 @@ export interface components {
             fieldTypes?: {
                 [key: string]: "string" | "text" | "url" | "number" | "integer" | "boolean" | "datetime" | "select" | "multiSelect" | "portableText" | "image" | "file" | "reference" | "json" | "slug" | "repeater" | "blocks";
             };
+        };
+        ContentList: {
+            items: components["schemas"]["ContentItem"][];
+            nextCursor?: string;
+            /** @description Match count (numbered page mode) */
+            total?: number;
+        };
+        ContentItem: {
+            id: string;
+            /** @description Collection slug */
+            type: string;
+            slug: string | null;
+            /** @enum {string} */
+            status: "draft" | "published" | "scheduled" | "trashed";
+            locale: string;
+            translationGroup: string;
+            /** @description Field values keyed by field slug */
+            data: {
+                [key: string]: unknown;
+            };
+            authorId: string | null;
+            primaryBylineId: string | null;
+            byline: components["schemas"]["Byline"];
+            /** @description Ordered credits */
+            bylines: components["schemas"]["BylineCredit"][];
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            publishedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            scheduledAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            trashedAt: string | null;
+            hasDraft: boolean;
+            liveRevisionId: string | null;
+            draftRevisionId: string | null;
+            /** @description Single-entry reads: first 50 linked entries per reference field */
+            references?: {
+                [key: string]: components["schemas"]["ReferencePage"];
+            };
+        };
+        /** @description Primary byline */
+        Byline: {
+            id: string;
+            displayName: string;
+            slug: string;
+            bio: string | null;
+            avatarUrl: string | null;
+            websiteUrl: string | null;
+            userId: string | null;
+            locale: string;
+            translationGroup: string;
+        } | null;
+        BylineCredit: {
+            byline: components["schemas"]["Byline"];
+            roleLabel: string | null;
+        };
+        ReferencePage: {
+            items: components["schemas"]["LinkedEntry"][];
+            nextCursor?: string;
+            /** @description Route (relative to the API root) of the next page */
+            next?: string;
+        };
+        LinkedEntry: {
+            id: string;
+            slug: string | null;
+            collection: string;
+            title: string | null;
+            locale: string;
+            translationGroup: string;
+            status: string;
+        };
+        ContentAuthors: {
+            items: {
+                id: string;
+                name: string | null;
+                count: number;
+            }[];
+        };
+        ContentSingle: {
+            item: components["schemas"]["ContentItem"];
+            /** @description Opaque revision token for writes */
+            _rev: string;
+        };
+        CreateContentRequest: {
+            data?: {
+                [key: string]: unknown;
+            };
+            slug?: string | null;
+            /** @description A locale configured for the site */
+            locale?: string;
+            /** @description Database ID of the source entry (creates a draft translation) */
+            translationOf?: string;
+            /** @description Reference field slug → entry IDs in display order (at most 1000 per field) */
+            references?: {
+                [key: string]: string[];
+            };
+            bylines?: (string | {
+                bylineId: string;
+                roleLabel?: string | null;
+            })[];
+        };
+        UpdateContentRequest: {
+            /** @description Only the fields to change */
+            data?: {
+                [key: string]: unknown;
+            };
+            slug?: string | null;
+            /** @description Reference field slug → entry IDs in display order (at most 1000 per field) */
+            references?: {
+                [key: string]: string[];
+            };
+            bylines?: (string | {
+                bylineId: string;
+                roleLabel?: string | null;
+            })[];
+            /** @description `_rev` from the preceding read; a stale value is a 409 */
+            _rev?: string;
+            /** @description Write even though another user holds the edit lock */
+            overrideLock?: boolean;
+        };
+        GuardedWriteRequest: {
+            /** @description `_rev` from the preceding read; a stale value is a 409 */
+            _rev?: string;
+            /** @description Write even though another user holds the edit lock */
+            overrideLock?: boolean;
+        };
+        ScheduleContentRequest: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 with Z or an offset; must be in the future
+             */
+            scheduledAt: string;
+            /** @description `_rev` from the preceding read; a stale value is a 409 */
+            _rev?: string;
+            /** @description Write even though another user holds the edit lock */
+            overrideLock?: boolean;
+        };
+        ContentDeleted: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+        };
+        ContentComparison: {
+            id: string;
+            status: string;
+            hasDraft: boolean;
+            live: {
+                slug: string | null;
+                data: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            draft: {
+                slug: string | null;
+                data: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            changedFields: string[];
+            _rev: string;
+        };
+        ContentTranslations: {
+            translationGroup: string;
+            items: {
+                id: string;
+                slug: string | null;
+                locale: string;
+                status: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-02T03:04:05.678Z
+                 */
+                updatedAt: string;
+            }[];
+        };
+        EntryLock: {
+            enabled: boolean;
+            heldByCaller: boolean;
+            holder: {
+                userId: string;
+                userName: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-02T03:04:05.678Z
+                 */
+                acquiredAt: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-02T03:04:05.678Z
+                 */
+                expiresAt: string;
+            } | null;
+        };
+        AcquireLockRequest: {
+            /** @description Opaque id of one editing session */
+            token?: string;
+            /** @description Replace another editor's lease */
+            takeover?: boolean;
+        };
+        UserList: {
+            items: components["schemas"]["User"][];
+            nextCursor?: string;
+        };
+        User: {
+            id: string;
+            email: string;
+            name: string | null;
+            /** @description Role level (10–50) */
+            role: number;
+            /** @example editor */
+            roleName: string;
+            disabled: boolean;
+            createdAt: string;
+            updatedAt: string;
+            lastSignInAt: string | null;
+            passkeyCount: number;
+        };
+        /** @description Nobody raises their own role; the last enabled Admin cannot be demoted */
+        UpdateUserRequest: {
+            name?: string | null;
+            /** @description Role level: 10 Subscriber, 20 Contributor, 30 Author, 40 Editor, 50 Admin */
+            role?: 10 | 20 | 30 | 40 | 50;
+        };
+        AllowedDomain: {
+            /** @example example.com */
+            domain: string;
+            defaultRole: number;
+            defaultRoleName: string;
+            enabled: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateAllowedDomainRequest: {
+            domain: string;
+            /** @description Role given to people who sign up with this domain; at most Editor (40) */
+            defaultRole: 10 | 20 | 30 | 40;
+        };
+        UpdateAllowedDomainRequest: {
+            /** @description Role given to people who sign up with this domain; at most Editor (40) */
+            defaultRole?: 10 | 20 | 30 | 40;
+            enabled?: boolean;
         };
     };
     responses: never;
@@ -2015,11 +2533,1669 @@ export interface operations {
             };
         };
     };
+    listTrashedContent: {
+        parameters: {
+            query?: {
+                locale?: string;
+                cursor?: string;
+                page?: number;
+                limit?: number;
+                /** @description createdAt (default), updatedAt, publishedAt, slug, or an indexed field slug */
+                orderBy?: string;
+                order?: "asc" | "desc";
+                /** @description JSON object over indexed fields, e.g. {"views":{"gte":10},"kind":"news"} */
+                fieldFilters?: string;
+                status?: "draft" | "published" | "scheduled";
+                /** @description Entries crediting this byline */
+                bylineId?: string;
+                /** @description With bylineId: also entries without credits whose author is the byline's user */
+                includeAuthorByline?: string;
+                include?: "references";
+            };
+            header?: never;
+            path: {
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentList"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listContentAuthors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentAuthors"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listContent: {
+        parameters: {
+            query?: {
+                locale?: string;
+                cursor?: string;
+                page?: number;
+                limit?: number;
+                /** @description createdAt (default), updatedAt, publishedAt, slug, or an indexed field slug */
+                orderBy?: string;
+                order?: "asc" | "desc";
+                /** @description JSON object over indexed fields, e.g. {"views":{"gte":10},"kind":"news"} */
+                fieldFilters?: string;
+                status?: "draft" | "published" | "scheduled";
+                /** @description Entries crediting this byline */
+                bylineId?: string;
+                /** @description With bylineId: also entries without credits whose author is the byline's user */
+                includeAuthorByline?: string;
+                include?: "references";
+            };
+            header?: never;
+            path: {
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentList"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContentRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getContent: {
+        parameters: {
+            query?: {
+                /** @description For slug-addressed reads */
+                locale?: string;
+            };
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContentRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteContent: {
+        parameters: {
+            query?: {
+                overrideLock?: string;
+                _rev?: string;
+            };
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    publishContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardedWriteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    unpublishContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardedWriteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    duplicateContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardedWriteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    restoreContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardedWriteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    discardDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardedWriteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    scheduleContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleContentRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    unscheduleContent: {
+        parameters: {
+            query?: {
+                overrideLock?: string;
+                _rev?: string;
+            };
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentSingle"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    permanentDeleteContent: {
+        parameters: {
+            query?: {
+                overrideLock?: string;
+                _rev?: string;
+            };
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentDeleted"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    compareContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentComparison"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getContentTranslations: {
+        parameters: {
+            query?: {
+                /** @description For slug-addressed reads */
+                locale?: string;
+            };
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentTranslations"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getEntryLock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EntryLock"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    acquireEntryLock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcquireLockRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EntryLock"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    releaseEntryLock: {
+        parameters: {
+            query?: {
+                /** @description The token the lease was taken with */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EntryLock"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
+                /** @description The previous page's nextCursor, unchanged */
                 cursor?: string;
+                /** @description 1 to 100, default 50 */
                 limit?: number;
+                /** @description Part of the email address or name */
                 search?: string;
                 role?: number;
             };
@@ -2038,25 +4214,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            items: {
-                                id: string;
-                                email: string;
-                                name: string | null;
-                                role: number;
-                                roleName: string;
-                                disabled: boolean;
-                                createdAt: string;
-                                updatedAt: string;
-                                lastSignInAt: string | null;
-                                passkeyCount: number;
-                            }[];
-                            nextCursor?: string;
-                        };
+                        data: components["schemas"]["UserList"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2065,7 +4227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2074,7 +4236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2083,7 +4245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2092,8 +4254,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
-            409: {
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2123,22 +4285,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            role: number;
-                            roleName: string;
-                            disabled: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                            lastSignInAt: string | null;
-                            passkeyCount: number;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2147,7 +4298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2156,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2165,7 +4316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2174,8 +4325,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
-            409: {
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2196,10 +4347,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string | null;
-                    role?: number;
-                };
+                "application/json": components["schemas"]["UpdateUserRequest"];
             };
         };
         responses: {
@@ -2212,22 +4360,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            role: number;
-                            roleName: string;
-                            disabled: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                            lastSignInAt: string | null;
-                            passkeyCount: number;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2236,7 +4373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2245,7 +4382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2254,7 +4391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2263,8 +4400,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description State conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2294,22 +4440,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            role: number;
-                            roleName: string;
-                            disabled: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                            lastSignInAt: string | null;
-                            passkeyCount: number;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2318,7 +4453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2327,7 +4462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2336,7 +4471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2345,8 +4480,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description State conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2376,22 +4520,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            role: number;
-                            roleName: string;
-                            disabled: boolean;
-                            createdAt: string;
-                            updatedAt: string;
-                            lastSignInAt: string | null;
-                            passkeyCount: number;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2400,7 +4533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2409,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2418,7 +4551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2427,8 +4560,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description State conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2457,17 +4599,12 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: {
-                                domain: string;
-                                defaultRole: number;
-                                enabled: boolean;
-                                createdAt: string;
-                            }[];
+                            items: components["schemas"]["AllowedDomain"][];
                         };
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2476,7 +4613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2485,7 +4622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2494,7 +4631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2503,8 +4640,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
-            409: {
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2523,15 +4660,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    domain: string;
-                    defaultRole: number;
-                };
+                "application/json": components["schemas"]["CreateAllowedDomainRequest"];
             };
         };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2539,16 +4673,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            domain: string;
-                            defaultRole: number;
-                            enabled: boolean;
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["AllowedDomain"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2557,7 +4686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +4695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2575,7 +4704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2584,8 +4713,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description State conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2606,10 +4744,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    defaultRole?: number;
-                    enabled?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateAllowedDomainRequest"];
             };
         };
         responses: {
@@ -2622,16 +4757,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            domain: string;
-                            defaultRole: number;
-                            enabled: boolean;
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["AllowedDomain"];
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2640,7 +4770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,7 +4779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2658,7 +4788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2667,8 +4797,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description State conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2699,12 +4838,13 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            deleted?: boolean;
+                            /** @enum {boolean} */
+                            deleted: true;
                         };
                     };
                 };
             };
-            /** @description Error */
+            /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,7 +4853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2722,7 +4862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Insufficient permission or scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2731,7 +4871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description Resource not found (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2740,8 +4880,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Error */
+            /** @description State conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

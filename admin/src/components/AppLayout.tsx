@@ -39,7 +39,7 @@ export function AppLayout({ me }: { me: Me }) {
         </button>
         <Link to="/" className="topbar__site">
           <span className="brand-mark" aria-hidden="true" />
-          <span className="topbar__title">{me.site.title || 'CMS'}</span>
+          <span className="topbar__title">{me.site?.title || 'CMS'}</span>
         </Link>
         <UserMenu me={me} />
       </header>

@@ -23,7 +23,6 @@ export function Button({
     .filter(Boolean)
     .join(' ');
   return (
-    // biome-ignore lint/a11y/useButtonType: the type comes from the props (default "button")
     <button {...rest} type={type} className={classes} disabled={disabled || busy} aria-busy={busy || undefined}>
       {busy ? <span className="spinner spinner--inline" aria-hidden="true" /> : null}
       {busy && busyLabel ? busyLabel : children}

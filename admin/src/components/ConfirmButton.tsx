@@ -47,8 +47,6 @@ export function ConfirmButton({
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape backs out of the inline confirmation
     <span
       className="confirm"
-      role="group"
-      aria-label={question}
       onKeyDown={(e) => {
         if (e.key === 'Escape') setAsking(false);
       }}

@@ -40,7 +40,11 @@ export function CopyField({ label, value, hint }: { label: string; value: string
         </Button>
       </div>
       <p className="sr-status" role="status">
-        {state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Press Ctrl+C to copy the selection.' : ''}
+        {state === 'copied'
+          ? 'Copied to the clipboard.'
+          : state === 'failed'
+            ? 'Press Ctrl+C to copy the selection.'
+            : ''}
       </p>
     </div>
   );

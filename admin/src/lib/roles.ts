@@ -7,7 +7,23 @@ export const ROLES = [
   { level: 50, name: 'Admin', hint: 'Full access, including users and settings.' },
 ] as const;
 
+export type RoleLevel = (typeof ROLES)[number]['level'];
+
 export const ADMIN = 50;
+
+/** Allowed email domains give at most Editor: nobody becomes an Admin by signing up. */
+export const SIGNUP_ROLES = ROLES.filter((r) => r.level !== ADMIN) as readonly {
+  level: Exclude<RoleLevel, 50>;
+  name: string;
+  hint: string;
+}[];
+
+export function toRoleLevel(value: string | number): RoleLevel {
+  const level = Number(value);
+  const found = ROLES.find((r) => r.level === level);
+  if (!found) throw new Error(`Unknown role level ${value}`);
+  return found.level;
+}
 
 export function roleName(level: number): string {
   return ROLES.find((r) => r.level === level)?.name ?? `Level ${level}`;

@@ -7,7 +7,10 @@ import { ErrorMessage, Notice, Spinner } from '../components/Feedback';
 import { SelectField, TextField } from '../components/Field';
 import { Page, Section } from '../components/Page';
 import { issueFor, otherIssues } from '../lib/forms';
-import { ROLES, roleName } from '../lib/roles';
+import { roleName, SIGNUP_ROLES } from '../lib/roles';
+
+type SignupRole = (typeof SIGNUP_ROLES)[number]['level'];
+const toSignupRole = (value: string): SignupRole => SIGNUP_ROLES.find((r) => String(r.level) === value)?.level ?? 20;
 
 const domainsKey = ['allowed-domains'];
 
@@ -66,7 +69,7 @@ function AddDomain({ onAdded }: { onAdded: (d: AllowedDomain) => void }) {
   const [role, setRole] = useState('20');
   const [local, setLocal] = useState<string | undefined>();
   const add = useMutation({
-    mutationFn: (body: { domain: string; defaultRole: number }) =>
+    mutationFn: (body: { domain: string; defaultRole: SignupRole }) =>
       unwrap(api.POST('/admin/allowed-domains', { body })),
     onSuccess: (d) => {
       setDomain('');
@@ -81,7 +84,7 @@ function AddDomain({ onAdded }: { onAdded: (d: AllowedDomain) => void }) {
       return;
     }
     setLocal(undefined);
-    add.mutate({ domain: value, defaultRole: Number(role) });
+    add.mutate({ domain: value, defaultRole: toSignupRole(role) });
   }
   return (
     <Section id="add-domain" title="Add a domain">
@@ -104,7 +107,7 @@ function AddDomain({ onAdded }: { onAdded: (d: AllowedDomain) => void }) {
           onValue={setRole}
           error={issueFor(add.error, 'defaultRole')}
         >
-          {ROLES.map((r) => (
+          {SIGNUP_ROLES.map((r) => (
             <option key={r.level} value={r.level}>
               {r.name}
             </option>
@@ -130,7 +133,7 @@ function DomainRow({ domain, report, onChanged }: { domain: AllowedDomain; repor
   const [enabled, setEnabled] = useState(domain.enabled);
   const path = { params: { path: { domain: domain.domain } } };
   const save = useMutation({
-    mutationFn: (body: { defaultRole: number; enabled: boolean }) =>
+    mutationFn: (body: { defaultRole: SignupRole; enabled: boolean }) =>
       unwrap(api.PUT('/admin/allowed-domains/{domain}', { ...path, body })),
     onSuccess: (d) => {
       setEditing(false);
@@ -152,9 +155,10 @@ function DomainRow({ domain, report, onChanged }: { domain: AllowedDomain; repor
       <li className="row">
         <form
           className="row__edit"
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate({ defaultRole: Number(role), enabled });
+            save.mutate({ defaultRole: toSignupRole(role), enabled });
           }}
         >
           <p className="row__title">{domain.domain}</p>
@@ -166,7 +170,7 @@ function DomainRow({ domain, report, onChanged }: { domain: AllowedDomain; repor
               onValue={setRole}
               error={issueFor(save.error, 'defaultRole')}
             >
-              {ROLES.map((r) => (
+              {SIGNUP_ROLES.map((r) => (
                 <option key={r.level} value={r.level}>
                   {r.name}
                 </option>

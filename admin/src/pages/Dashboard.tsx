@@ -11,9 +11,9 @@ export function DashboardPage({ me }: { me: Me }) {
       <div className="tiles">
         <section className="card tile" aria-labelledby="tile-site">
           <h2 id="tile-site" className="card__title">
-            {me.site.title}
+            {me.site?.title || 'Your site'}
           </h2>
-          <p className="card__lead">{me.site.tagline || 'No tagline yet.'}</p>
+          <p className="card__lead">{me.site?.tagline || 'No tagline yet.'}</p>
           <p className="small muted">
             You are signed in as <strong>{me.user.email}</strong> ({me.user.roleName}).
           </p>
@@ -22,8 +22,10 @@ export function DashboardPage({ me }: { me: Me }) {
           <h2 id="tile-account" className="card__title">
             Your account
           </h2>
-          <p className="card__lead">Add a passkey for another device, or create an access token for scripts and tools.</p>
-          <Link to="/account" className="button button--secondary">
+          <p className="card__lead">
+            Add a passkey for another device, or create an access token for scripts and tools.
+          </p>
+          <Link to="/account" className="button button--secondary button--small">
             Open your account
           </Link>
         </section>
@@ -34,10 +36,10 @@ export function DashboardPage({ me }: { me: Me }) {
             </h2>
             <p className="card__lead">Invite editors and authors, change roles, or let a whole email domain sign up.</p>
             <div className="actions">
-              <Link to="/users" className="button button--secondary">
+              <Link to="/users" className="button button--secondary button--small">
                 Users
               </Link>
-              <Link to="/allowed-domains" className="button button--secondary">
+              <Link to="/allowed-domains" className="button button--secondary button--small">
                 Allowed domains
               </Link>
             </div>

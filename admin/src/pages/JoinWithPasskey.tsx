@@ -34,7 +34,12 @@ export function JoinWithPasskey({ token, kind, lookup, options, complete, title,
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const details = useQuery({ queryKey: [kind, token], queryFn: () => lookup(token), retry: false, staleTime: Infinity });
+  const details = useQuery({
+    queryKey: [kind, token],
+    queryFn: () => lookup(token),
+    retry: false,
+    staleTime: Infinity,
+  });
 
   async function join(e: FormEvent) {
     e.preventDefault();

@@ -80,7 +80,7 @@ export function LoginPage({ next }: { next?: string }) {
           <ErrorMessage error={passkeyError} />
         </div>
 
-        <div className="divider" role="separator">
+        <div className="divider" aria-hidden="true">
           <span>or</span>
         </div>
 
@@ -111,7 +111,7 @@ export function LoginPage({ next }: { next?: string }) {
             </Button>
           </div>
         </form>
-        <p className="muted small">
+        <p className="muted small footnote">
           New here? <Link to="/signup">Request an account with your work email</Link>, or ask an administrator for an
           invitation.
         </p>

@@ -45,7 +45,9 @@ export function MagicLinkPage({ token }: { token?: string }) {
         <h1 className="page__title">Sign in with your link</h1>
         {token ? (
           <div className="stack">
-            <p className="page__lead">Select Continue to sign in on this device. The link works once, for 15 minutes.</p>
+            <p className="page__lead">
+              Select Continue to sign in on this device. The link works once, for 15 minutes.
+            </p>
             <ErrorMessage error={error} />
             {refused ? null : (
               <div className="actions">
@@ -54,9 +56,9 @@ export function MagicLinkPage({ token }: { token?: string }) {
                 </Button>
               </div>
             )}
-            {error ? (
-              <p className="small">
-                <Link to="/login">Ask for a new sign-in link</Link>
+            {refused ? (
+              <p>
+                Sign-in links work once and expire after 15 minutes. <Link to="/login">Ask for a new sign-in link</Link>
               </p>
             ) : null}
           </div>

@@ -98,7 +98,11 @@ export function SetupPage() {
             const n = i + 1;
             const state = n < step ? 'done' : n === step ? 'current' : 'todo';
             return (
-              <li key={label} className={`steps__item steps__item--${state}`} aria-current={n === step ? 'step' : undefined}>
+              <li
+                key={label}
+                className={`steps__item steps__item--${state}`}
+                aria-current={n === step ? 'step' : undefined}
+              >
                 <span className="steps__num" aria-hidden="true">
                   {n < step ? '✓' : n}
                 </span>

@@ -91,7 +91,7 @@ function SignupRequest() {
           Send verification link
         </Button>
       </div>
-      <p className="muted small">
+      <p className="muted small footnote">
         Already have an account? <Link to="/login">Sign in</Link>
       </p>
     </form>

@@ -50,11 +50,7 @@ export const migration003: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('last_used_at', 'text')
       .execute();
-    await db.schema
-      .createIndex('_cms_passkeys_user')
-      .on('_cms_passkeys')
-      .columns(['user_id', 'created_at'])
-      .execute();
+    await db.schema.createIndex('_cms_passkeys_user').on('_cms_passkeys').columns(['user_id', 'created_at']).execute();
 
     await db.schema
       .createTable('_cms_auth_challenges')

@@ -42,11 +42,13 @@ export function onError(err: Error, c: Context<AppEnv>) {
   const log = c.get('log');
   if (known) {
     if (known.status >= 500) log?.error({ err, code: known.code }, 'request failed');
-    const res = c.json(errorBody(known), known.status as ContentfulStatusCode);
-    if (known.code === 'RATE_LIMITED' && typeof known.details?.retryAfter === 'number') {
-      res.headers.set('Retry-After', String(known.details.retryAfter));
-    }
-    return res;
+    // Headers go in with the response: @hono/node-server's lightweight Response drops headers set on
+    // `res.headers` afterwards when Hono re-wraps it (outer middleware), so Retry-After would be lost.
+    const retryAfter =
+      known.code === 'RATE_LIMITED' && typeof known.details?.retryAfter === 'number'
+        ? { 'Retry-After': String(known.details.retryAfter) }
+        : undefined;
+    return c.json(errorBody(known), known.status as ContentfulStatusCode, retryAfter);
   }
   log?.error({ err }, 'unhandled error');
   return c.json(errorBody(new CmsError('INTERNAL_ERROR', 'Internal server error')), 500);

@@ -1,6 +1,6 @@
 import type { Api } from '../op.js';
-import { authMagicLinkRoutes } from './auth-links.js';
 import { authInviteRoutes } from './auth-invites.js';
+import { authMagicLinkRoutes } from './auth-links.js';
 import { authPasskeyRoutes } from './auth-passkeys.js';
 import { authSessionRoutes } from './auth-session.js';
 import { authSetupRoutes } from './auth-setup.js';

@@ -38,8 +38,9 @@ export function usersRoutes(api: Api): void {
       method: 'put',
       path: '/admin/users/{id}',
       operationId: 'updateUser',
-      summary: 'Change a user\'s name or role',
-      description: 'Nobody raises their own role or gives a role above their own; the last enabled Admin cannot be demoted (409 LAST_ADMIN).',
+      summary: "Change a user's name or role",
+      description:
+        'Nobody raises their own role or gives a role above their own; the last enabled Admin cannot be demoted (409 LAST_ADMIN).',
       tags,
       params: UserIdParams,
       body: UpdateUserBody,

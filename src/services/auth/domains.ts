@@ -90,7 +90,11 @@ export function domainOps(ctx: ServiceContext) {
     const patch: Partial<AllowedDomainsTable> = { updated_at: isoNow(ctx.clock) };
     if (input.defaultRole !== undefined) patch.default_role = checkRole(input.defaultRole);
     if (input.enabled !== undefined) patch.enabled = input.enabled ? 1 : 0;
-    const res = await ctx.db.updateTable('_cms_allowed_domains').set(patch).where('domain', '=', key).executeTakeFirst();
+    const res = await ctx.db
+      .updateTable('_cms_allowed_domains')
+      .set(patch)
+      .where('domain', '=', key)
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw notFound('Allowed domain');
     return toDomain((await find(key))!);
   }

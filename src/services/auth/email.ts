@@ -34,7 +34,10 @@ export function logProvider(log: Logger, from: string): EmailProvider {
   return {
     name: 'log',
     async send(message) {
-      log.info({ email: { from, to: message.to, subject: message.subject, text: message.text } }, 'email (log provider)');
+      log.info(
+        { email: { from, to: message.to, subject: message.subject, text: message.text } },
+        'email (log provider)',
+      );
     },
     close: () => {},
   };

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError } from '../../core/errors.js';
 import type { ServiceContext } from '../context.js';
@@ -42,6 +43,12 @@ export function createAuthService(ctx: ServiceContext, services: { users: UsersS
     users: services.users,
     tokens: services.tokens,
   };
+  if (isIP(deps.rp.id)) {
+    ctx.log.warn(
+      { publicUrl: ctx.config.publicUrl },
+      'publicUrl uses an IP address: browsers refuse passkeys there; use a host name (e.g. http://localhost:4321)',
+    );
+  }
   const passkeys = passkeyOps(deps);
   const enrol = enrolment(deps, passkeys);
   const domains = domainOps(ctx);

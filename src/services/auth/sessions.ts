@@ -70,7 +70,16 @@ export function sessionsService(ctx: ServiceContext) {
     const row = await ctx.db
       .selectFrom('_cms_sessions as s')
       .innerJoin('_cms_users as u', 'u.id', 's.user_id')
-      .select(['s.last_seen_at', 's.expires_at', 's.absolute_expires_at', 'u.id', 'u.name', 'u.email', 'u.role', 'u.disabled'])
+      .select([
+        's.last_seen_at',
+        's.expires_at',
+        's.absolute_expires_at',
+        'u.id',
+        'u.name',
+        'u.email',
+        'u.role',
+        'u.disabled',
+      ])
       .where('s.id_hash', '=', hash)
       .executeTakeFirst();
     if (!row || row.disabled) return null;

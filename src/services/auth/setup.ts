@@ -74,7 +74,10 @@ export function setupOps(deps: AuthDeps, enrol: Enrolment) {
     const { userId, data, cred } = await enrol.finish<SetupData>('setup', input.setupToken, input.credential);
     try {
       return await inTransaction(ctx.db, async (trx) => {
-        await trx.insertInto('_cms_meta').values({ key: SETUP_MARK, value: isoNow(ctx.clock) }).execute();
+        await trx
+          .insertInto('_cms_meta')
+          .values({ key: SETUP_MARK, value: isoNow(ctx.clock) })
+          .execute();
         const existing = await trx.selectFrom('_cms_users').select('id').limit(1).executeTakeFirst();
         if (existing) throw setupDone();
         await deps.site.write({ title: data.siteTitle, tagline: data.tagline ?? '' }, trx);

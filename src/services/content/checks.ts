@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { CmsError, issuesError, type ValidationIssue } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { CollectionInfo } from '../schema/model.js';
-import { encodeData, slugTaken, uniqueTaken } from './rows.js';
+import { dyn, encodeData, slugTaken, uniqueTaken } from './rows.js';
 import { checkSlug, slugify } from './slugs.js';
 
 /** Unique fields are unique per locale among entries not in the trash. */
@@ -36,14 +37,29 @@ export async function claimSlug(db: Kdb, c: CollectionInfo, slug: string, locale
   return s;
 }
 
-/** A free slug derived from `base`: base, base-2, base-3 … */
-export async function freeSlug(db: Kdb, c: CollectionInfo, base: string, locale: string): Promise<string> {
+/**
+ * A free slug derived from `base`: base, else base-N with N one above the
+ * highest numbered sibling (one query, however many siblings exist).
+ */
+export async function freeSlug(db: Kdb, dialect: DialectName, c: CollectionInfo, base: string, locale: string): Promise<string> {
   const root = slugify(base).slice(0, 180) || 'entry';
-  for (let n = 1; n < 10_000; n++) {
-    const candidate = n === 1 ? root : `${root}-${n}`;
-    if (!(await slugTaken(db, c, candidate, locale))) return candidate;
-  }
-  throw new CmsError('CONFLICT', 'Could not find a free slug');
+  if (!(await slugTaken(db, c, root, locale))) return root;
+  // slugify leaves only letters, digits and hyphens, so the root needs no escaping in GLOB or a regex.
+  const numbered =
+    dialect === 'postgres'
+      ? sql<boolean>`slug ~ ${`^${root}-[0-9]+$`}`
+      : sql<boolean>`slug glob ${`${root}-[0-9]*`} and substr(slug, ${root.length + 2}) not glob '*[^0-9]*'`;
+  const top = await dyn(db)
+    .selectFrom(c.table)
+    .select('slug')
+    .where('locale', '=', locale)
+    .where(numbered)
+    .orderBy(sql`length(slug)`, 'desc')
+    .orderBy('slug', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const n = top ? Number((top.slug as string).slice(root.length + 1)) + 1 : 2;
+  return `${root}-${n}`;
 }
 
 /** Source text for an automatic slug: the display-title field's value. */

@@ -15,7 +15,7 @@ import { applyPublish } from './publish.js';
 import { appliedSelection, applySelection, dropGroupLinks, refFields } from './references.js';
 import { checkRev, staleWrite } from './rev.js';
 import { parseRevision, requireRevision, writeRevision } from './revisions.js';
-import { casUpdate, decodeData, dyn, encodeData, loadGroup, loadRow } from './rows.js';
+import { casUpdate, decodeData, dyn, encodeData, loadGroup, loadRow, loadRowForWrite } from './rows.js';
 
 export interface GuardedInput {
   _rev?: string;
@@ -39,7 +39,7 @@ export function lifecycleOps(deps: ContentDeps) {
   ): Promise<T> {
     const { snap, c } = await collectionFor(deps, collection);
     return ctx.db.transaction().execute(async (trx) => {
-      const row = assertVisible(actor, await loadRow(trx, c, id), c);
+      const row = assertVisible(actor, await loadRowForWrite(trx, ctx.dialect, c, id), c);
       if (opts.trashed === false && row.deleted_at) throw invalidState('The entry is in the trash; restore it first');
       if (opts.trashed === true && !row.deleted_at) throw invalidState('The entry is not in the trash');
       if (opts.check === 'publish') assertCanPublish(actor, row);
@@ -171,7 +171,7 @@ export function lifecycleOps(deps: ContentDeps) {
       const now = nowIso(deps);
       const newIdValue = newId();
       const group = newId();
-      const slug = src.slug ? await freeSlug(trx, c, `${src.slug}-copy`, src.locale) : null;
+      const slug = src.slug ? await freeSlug(trx, ctx.dialect, c, `${src.slug}-copy`, src.locale) : null;
       const uniqueFree: Record<string, unknown> = { ...data };
       for (const f of c.fields) if (f.unique) delete uniqueFree[f.slug];
       const row: EntryRow = {

@@ -56,6 +56,16 @@ export async function loadRow(db: Kdb, c: CollectionInfo, id: string): Promise<E
   return dyn(db).selectFrom(c.table).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Load a row to change it: on PostgreSQL the row is locked until the
+ * transaction ends, so concurrent writers queue instead of failing the
+ * compare-and-set (SQLite transactions are already serialised).
+ */
+export async function loadRowForWrite(db: Kdb, dialect: DialectName, c: CollectionInfo, id: string): Promise<EntryRow | undefined> {
+  const q = dyn(db).selectFrom(c.table).selectAll().where('id', '=', id);
+  return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
+}
+
 export async function loadRowBySlug(db: Kdb, c: CollectionInfo, slug: string, locale: string): Promise<EntryRow | undefined> {
   return dyn(db).selectFrom(c.table).selectAll().where('locale', '=', locale).where('slug', '=', slug).executeTakeFirst();
 }

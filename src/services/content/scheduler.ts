@@ -4,7 +4,7 @@ import { isCmsError } from '../../core/errors.js';
 import type { ContentDeps } from './deps.js';
 import { nowIso } from './deps.js';
 import { applyPublish } from './publish.js';
-import { dyn, loadRow } from './rows.js';
+import { dyn, loadRowForWrite } from './rows.js';
 
 /** How often a process looks for due entries; publication happens within this interval of its time. */
 export const SCHEDULER_INTERVAL_MS = 10_000;
@@ -36,7 +36,7 @@ export function schedulerOps(deps: ContentDeps, log: Logger) {
       for (const { id } of due) {
         try {
           const done = await ctx.db.transaction().execute(async (trx) => {
-            const row = await loadRow(trx, c, id);
+            const row = await loadRowForWrite(trx, ctx.dialect, c, id);
             if (!row || !row.scheduled_at || row.scheduled_at > now || row.deleted_at) return false;
             await applyPublish(deps, trx, snap, c, row, systemActor, now);
             return true;

@@ -3,6 +3,7 @@ import { requirePermission } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
+import type { DialectName } from '../../db/dialect.js';
 import { validateEntryData } from '../fields/values.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
 import { assertCanEdit, assertVisible, canPublish } from './access.js';
@@ -13,7 +14,7 @@ import type { CreditInput, EntryRow, StagedRefs } from './model.js';
 import { applySelection, checkLimits, groupsForIds, MAX_REFERENCE_IDS, refFields } from './references.js';
 import { checkRev, staleWrite } from './rev.js';
 import { parseRevision, pruneRevisions, writeRevision } from './revisions.js';
-import { casUpdate, decodeData, dyn, encodeData, loadRow } from './rows.js';
+import { casUpdate, decodeData, dyn, encodeData, loadRow, loadRowForWrite } from './rows.js';
 import { sharedValues, syncNonTranslatable } from './sync.js';
 
 export interface CreateInput {
@@ -102,7 +103,7 @@ export function writeOps(deps: ContentDeps) {
       // Non-translatable values come from the source: they are one value across the group.
       const data = validateEntryData(c.fields, { ...(input.data ?? {}), ...base }, { mode: 'create', blockTypes: blockLookup(snap) });
       const publishNow = !c.supports.includes('drafts') && !input.translationOf && canPublish(actor, { author_id: actor.userId });
-      slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, c, data, locale);
+      slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, ctx.dialect, c, data, locale);
       await checkUniques(trx, ctx.dialect, c, data, locale);
       await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'create', entryId: null, locale, data, actor });
       const id = newId();
@@ -154,7 +155,7 @@ export function writeOps(deps: ContentDeps) {
   async function update(actor: Actor, collection: string, id: string, input: UpdateInput): Promise<EntryRow> {
     const { snap, c } = await collectionFor(deps, collection);
     return ctx.db.transaction().execute(async (trx) => {
-      const row = assertVisible(actor, await loadRow(trx, c, id), c);
+      const row = assertVisible(actor, await loadRowForWrite(trx, ctx.dialect, c, id), c);
       if (row.deleted_at) throw new CmsError('INVALID_STATE', 'The entry is in the trash; restore it before editing');
       assertCanEdit(actor, row);
       checkRev(row, input._rev);
@@ -210,9 +211,15 @@ export function writeOps(deps: ContentDeps) {
 }
 
 /** Slug from the display title, made unique in its locale; null when there is nothing to derive it from. */
-async function autoSlug(trx: Kdb, c: CollectionInfo, data: Record<string, unknown>, locale: string): Promise<string | null> {
+async function autoSlug(
+  trx: Kdb,
+  dialect: DialectName,
+  c: CollectionInfo,
+  data: Record<string, unknown>,
+  locale: string,
+): Promise<string | null> {
   const source = slugSource(c, data);
-  return source ? freeSlug(trx, c, source, locale) : null;
+  return source ? freeSlug(trx, dialect, c, source, locale) : null;
 }
 
 export type WriteOps = ReturnType<typeof writeOps>;

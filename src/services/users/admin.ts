@@ -77,7 +77,10 @@ export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
     if (query.cursor) {
       const c = decodeCursor(query.cursor);
       q = q.where((eb) =>
-        eb.or([eb('u.created_at', '>', c.createdAt), eb.and([eb('u.created_at', '=', c.createdAt), eb('u.id', '>', c.id)])]),
+        eb.or([
+          eb('u.created_at', '>', c.createdAt),
+          eb.and([eb('u.created_at', '=', c.createdAt), eb('u.id', '>', c.id)]),
+        ]),
       );
     }
     const rows = await q

@@ -50,8 +50,7 @@ describeEachDialect('CSRF rule', (dialect) => {
 
   it('lets public writes through only with the header or an Origin of this site', async () => {
     const cms = await testCms(dialect, { config: { publicUrl: 'https://cms.example.com' } });
-    const send = (headers: Record<string, string>) =>
-      call(cms, 'POST', '/auth/passkey/options', { body: {}, headers });
+    const send = (headers: Record<string, string>) => call(cms, 'POST', '/auth/passkey/options', { body: {}, headers });
 
     const none = await send({});
     expect(none.status).toBe(403);
@@ -65,7 +64,12 @@ describeEachDialect('CSRF rule', (dialect) => {
     // The request's own origin (app.request() serves http://localhost).
     expect((await send({ origin: 'http://localhost' })).status).toBe(200);
 
-    for (const path of ['/setup/options', '/auth/magic-link/send', '/auth/signup/request', '/auth/magic-link/consume']) {
+    for (const path of [
+      '/setup/options',
+      '/auth/magic-link/send',
+      '/auth/signup/request',
+      '/auth/magic-link/consume',
+    ]) {
       const res = await call(cms, 'POST', path, { body: { email: 'x@example.test' } });
       expect(res.body.error.code, path).toBe('CSRF_REJECTED');
     }

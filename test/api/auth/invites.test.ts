@@ -82,7 +82,8 @@ describeEachDialect('invites', (dialect) => {
     const cms = await testCms(dialect, { clock });
     const invite = async (email: string) =>
       tokenOf(
-        (await call(cms, 'POST', '/admin/invites', { token: cms.adminToken, body: { email, role: 20 } })).body.data.link,
+        (await call(cms, 'POST', '/admin/invites', { token: cms.adminToken, body: { email, role: 20 } })).body.data
+          .link,
       );
     const early = await invite('early@example.test');
     const late = await invite('late@example.test');
@@ -97,7 +98,10 @@ describeEachDialect('invites', (dialect) => {
   it('is for Admins, for new addresses, and a re-invite replaces the old link', async () => {
     const cms = await testCms(dialect);
     const { token: editor } = await cms.userToken(40);
-    const denied = await call(cms, 'POST', '/admin/invites', { token: editor, body: { email: 'x@example.test', role: 10 } });
+    const denied = await call(cms, 'POST', '/admin/invites', {
+      token: editor,
+      body: { email: 'x@example.test', role: 10 },
+    });
     expect(denied.status).toBe(403);
     const existing = await call(cms, 'POST', '/admin/invites', {
       token: cms.adminToken,
@@ -111,8 +115,12 @@ describeEachDialect('invites', (dialect) => {
     expect(badRole.status).toBe(400);
 
     const first = tokenOf(
-      (await call(cms, 'POST', '/admin/invites', { token: cms.adminToken, body: { email: 'x@example.test', role: 10 } }))
-        .body.data.link,
+      (
+        await call(cms, 'POST', '/admin/invites', {
+          token: cms.adminToken,
+          body: { email: 'x@example.test', role: 10 },
+        })
+      ).body.data.link,
     );
     const second = await call(cms, 'POST', '/admin/invites', {
       token: cms.adminToken,
@@ -130,7 +138,8 @@ describeEachDialect('invites', (dialect) => {
     const cms = await testCms(dialect);
     const mk = async (email: string) =>
       tokenOf(
-        (await call(cms, 'POST', '/admin/invites', { token: cms.adminToken, body: { email, role: 10 } })).body.data.link,
+        (await call(cms, 'POST', '/admin/invites', { token: cms.adminToken, body: { email, role: 10 } })).body.data
+          .link,
       );
     const a = await mk('a@example.test');
     const b = await mk('b@example.test');

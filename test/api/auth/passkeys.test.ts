@@ -78,7 +78,10 @@ describeEachDialect('passkeys', (dialect) => {
 
   it('accepts authenticators that keep no counter (always 0)', async () => {
     const cms = await testCms(dialect, { withAdmin: false });
-    const browser = new Browser(cms, new SoftAuthenticator(new URL(cms.config.publicUrl).origin, { counter: false, synced: true }));
+    const browser = new Browser(
+      cms,
+      new SoftAuthenticator(new URL(cms.config.publicUrl).origin, { counter: false, synced: true }),
+    );
     const opts = await browser.call('POST', '/setup/options', { body: { siteTitle: 'S', email: 'o@example.test' } });
     const credential = browser.authenticator.register(opts.body.data.options);
     await browser.call('POST', '/setup/complete', { body: { setupToken: opts.body.data.setupToken, credential } });

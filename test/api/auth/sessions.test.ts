@@ -62,7 +62,13 @@ describeEachDialect('sessions', (dialect) => {
     const { createCms } = await import('../../../src/index.js');
     const cms = await testCms(dialect, { withAdmin: false });
     const { browser } = await setupSite(cms);
-    const other = await createCms({ config: cms.config, database: cms.database, migrate: false, logger: cms.log });
+    const other = await createCms({
+      config: cms.config,
+      database: cms.database,
+      migrate: false,
+      scheduler: false,
+      logger: cms.log,
+    });
     const elsewhere = new Browser(other);
     elsewhere.cookie = browser.cookie;
     expect((await elsewhere.call('GET', '/auth/me')).status).toBe(200);

@@ -17,7 +17,12 @@ describeEachDialect('first user setup', (dialect) => {
       // role is not asked: the first user is always an Admin
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.user).toMatchObject({ email: 'owner@example.test', name: 'Olive', role: 50, roleName: 'admin' });
+    expect(res.body.data.user).toMatchObject({
+      email: 'owner@example.test',
+      name: 'Olive',
+      role: 50,
+      roleName: 'admin',
+    });
     const setCookie = res.headers.get('set-cookie')!;
     expect(setCookie).toMatch(/^cms_session=[A-Za-z0-9_-]{43};/);
     expect(setCookie).toMatch(/HttpOnly/);

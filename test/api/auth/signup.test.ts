@@ -35,8 +35,16 @@ describeEachDialect('allowed domains', (dialect) => {
       body: { domain: 'Example.COM', defaultRole: 20 },
     });
     expect(made.status).toBe(201);
-    expect(made.body.data).toMatchObject({ domain: 'example.com', defaultRole: 20, defaultRoleName: 'contributor', enabled: true });
-    const dup = await call(cms, 'POST', '/admin/allowed-domains', { ...admin, body: { domain: 'example.com', defaultRole: 10 } });
+    expect(made.body.data).toMatchObject({
+      domain: 'example.com',
+      defaultRole: 20,
+      defaultRoleName: 'contributor',
+      enabled: true,
+    });
+    const dup = await call(cms, 'POST', '/admin/allowed-domains', {
+      ...admin,
+      body: { domain: 'example.com', defaultRole: 10 },
+    });
     expect(dup.status).toBe(409);
     for (const body of [
       { domain: 'example.org', defaultRole: 50 },
@@ -50,11 +58,15 @@ describeEachDialect('allowed domains', (dialect) => {
       body: { defaultRole: 40, enabled: false },
     });
     expect(updated.body.data).toMatchObject({ defaultRole: 40, enabled: false });
-    expect((await call(cms, 'PUT', '/admin/allowed-domains/example.com', { ...admin, body: { defaultRole: 50 } })).status).toBe(400);
+    expect(
+      (await call(cms, 'PUT', '/admin/allowed-domains/example.com', { ...admin, body: { defaultRole: 50 } })).status,
+    ).toBe(400);
     expect((await call(cms, 'GET', '/admin/allowed-domains', admin)).body.data.items).toHaveLength(1);
     const { token: editor } = await cms.userToken(40);
     expect((await call(cms, 'GET', '/admin/allowed-domains', { token: editor })).status).toBe(403);
-    expect((await call(cms, 'DELETE', '/admin/allowed-domains/example.com', admin)).body.data).toEqual({ deleted: true });
+    expect((await call(cms, 'DELETE', '/admin/allowed-domains/example.com', admin)).body.data).toEqual({
+      deleted: true,
+    });
     expect((await call(cms, 'DELETE', '/admin/allowed-domains/example.com', admin)).status).toBe(404);
   });
 });
@@ -66,7 +78,11 @@ describeEachDialect('sign-up with an allowed domain', (dialect) => {
       token: cms.adminToken,
       body: { domain: 'team.example', defaultRole: 30 },
     });
-    expect((await call(cms, 'GET', '/auth/methods')).body.data).toEqual({ passkey: true, magicLink: true, signup: true });
+    expect((await call(cms, 'GET', '/auth/methods')).body.data).toEqual({
+      passkey: true,
+      magicLink: true,
+      signup: true,
+    });
     const browser = new Browser(cms);
     const req = await browser.call('POST', '/auth/signup/request', { body: { email: 'Sam@Team.example' } });
     expect(req.body.data).toEqual({ sent: true });
@@ -94,7 +110,9 @@ describeEachDialect('sign-up with an allowed domain', (dialect) => {
     });
     const browser = new Browser(cms);
     for (const email of ['someone@elsewhere.test', 'admin@example.test']) {
-      expect((await browser.call('POST', '/auth/signup/request', { body: { email } })).body.data).toEqual({ sent: true });
+      expect((await browser.call('POST', '/auth/signup/request', { body: { email } })).body.data).toEqual({
+        sent: true,
+      });
     }
     await browser.call('POST', '/auth/signup/request', { body: { email: 'fresh@example.test' } });
     await sink.next('fresh@example.test');

@@ -41,10 +41,9 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     const sub = await cms.userToken(ROLES.SUBSCRIBER);
     const target = posts[10];
 
-    // Warm the schema and token caches, then count one request of each kind.
+    // Steady state: each request is made right after an identical one, so the schema cache (re-checked
+    // against its version row at most once a second) and the token cache are warm.
     await call(cms, 'GET', `/content/posts/${target}`, { token: sub.token });
-    await call(cms, 'GET', '/content/posts?limit=50&include=references', { token: sub.token });
-
     let before = cms.database.queryCount;
     const one = await call(cms, 'GET', `/content/posts/${target}`, { token: sub.token });
     const getCost = cms.database.queryCount - before;
@@ -54,6 +53,7 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     expect(one.body.data.item.bylines).toHaveLength(1);
     expect(getCost).toBeLessThanOrEqual(2);
 
+    await call(cms, 'GET', '/content/posts?limit=50&include=references', { token: sub.token });
     before = cms.database.queryCount;
     const page = await call(cms, 'GET', '/content/posts?limit=50&include=references', { token: sub.token });
     const listCost = cms.database.queryCount - before;
@@ -62,6 +62,7 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     expect(page.body.data.items.every((i: { references: { authors: { items: unknown[] } } }) => i.references.authors.items.length === 3)).toBe(true);
     expect(listCost).toBeLessThanOrEqual(2);
 
+    await call(cms, 'GET', '/content/posts?limit=50', { token: sub.token });
     before = cms.database.queryCount;
     await call(cms, 'GET', '/content/posts?limit=50', { token: sub.token });
     expect(cms.database.queryCount - before).toBeLessThanOrEqual(1);

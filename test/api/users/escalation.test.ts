@@ -78,12 +78,18 @@ describeEachDialect('role escalation and the last Admin', (dialect) => {
     });
     expect(wider.status).toBe(403);
     expect(wider.body.error.code).toBe('INSUFFICIENT_SCOPE');
-    const same = await call(cms, 'POST', '/auth/tokens', { token: narrow, body: { name: 's', scopes: ['content:read'] } });
+    const same = await call(cms, 'POST', '/auth/tokens', {
+      token: narrow,
+      body: { name: 's', scopes: ['content:read'] },
+    });
     expect(same.status).toBe(201);
-    expect((await call(cms, 'POST', '/auth/tokens', { token: authorToken, body: { name: 'w', scopes: ['content:write'] } })).status).toBe(201);
+    expect(
+      (await call(cms, 'POST', '/auth/tokens', { token: authorToken, body: { name: 'w', scopes: ['content:write'] } }))
+        .status,
+    ).toBe(201);
   });
 
-  it('cannot invite or create above the inviter, and role changes apply to live tokens at once', async () => {
+  it('applies a role change to live tokens at once', async () => {
     const cms = await testCms(dialect);
     const { userId, token } = await cms.userToken(40, ['schema:read']);
     expect((await call(cms, 'GET', '/schema/collections', { token })).status).toBe(200);

@@ -49,7 +49,12 @@ describeEachDialect('users admin', (dialect) => {
     expect(byEmail.body.data.items.map((u: { email: string }) => u.email)).toEqual(['person6@example.test']);
     // LIKE wildcards in the search are literal.
     const underscore = await call(cms, 'GET', '/admin/users?search=n_', admin);
-    expect(underscore.body.data.items.map((u: { name: string }) => u.name)).toEqual(['Even_0', 'Even_2', 'Even_4', 'Even_6']);
+    expect(underscore.body.data.items.map((u: { name: string }) => u.name)).toEqual([
+      'Even_0',
+      'Even_2',
+      'Even_4',
+      'Even_6',
+    ]);
     const contributors = await call(cms, 'GET', '/admin/users?role=20', admin);
     expect(contributors.body.data.items).toHaveLength(3);
 

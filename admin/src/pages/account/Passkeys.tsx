@@ -99,6 +99,7 @@ function PasskeyRow({
       {editing ? (
         <form
           className="row__edit"
+          noValidate
           onSubmit={(e: FormEvent) => {
             e.preventDefault();
             setLocal(name.trim() ? undefined : 'Enter a name.');
@@ -198,13 +199,7 @@ function AddPasskey({ disabled, onAdded }: { disabled: boolean; onAdded: (name: 
           error={issueFor(error, 'name')}
           maxLength={100}
         />
-        <Button
-          type="submit"
-          variant="primary"
-          busy={busy}
-          busyLabel="Waiting for your passkey…"
-          disabled={disabled}
-        >
+        <Button type="submit" variant="primary" busy={busy} busyLabel="Waiting for your passkey…" disabled={disabled}>
           Add passkey
         </Button>
       </div>

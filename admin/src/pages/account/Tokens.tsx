@@ -39,9 +39,7 @@ export function TokensSection() {
     >
       {created ? (
         <div className="secret" data-testid="new-token">
-          <Notice tone="success">
-            Token “{created.record.name}” created. Copy it now — it is shown only once.
-          </Notice>
+          <Notice tone="success">Token “{created.record.name}” created. Copy it now — it is shown only once.</Notice>
           <CopyField label="Your new token" value={created.token} />
           <Button size="small" onClick={() => setCreated(null)}>
             I have copied it
@@ -66,13 +64,13 @@ export function TokensSection() {
                   <span>Last used {formatDateTime(t.lastUsedAt)}</span>
                   <span>{t.expiresAt ? `Expires ${formatDate(t.expiresAt)}` : 'Never expires'}</span>
                 </p>
-                <p className="chips" aria-label="Scopes">
+                <ul className="chips" aria-label="Scopes">
                   {t.scopes.map((s) => (
-                    <span key={s} className="chip">
+                    <li key={s} className="chip">
                       {s}
-                    </span>
+                    </li>
                   ))}
-                </p>
+                </ul>
               </div>
               <div className="row__actions">
                 <ConfirmButton
@@ -125,8 +123,7 @@ function CreateToken({ onCreated }: { onCreated: (r: { token: string; record: To
       e.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]:not(:disabled)`)?.focus();
       return;
     }
-    const expiresAt =
-      expiry === 'never' ? undefined : new Date(Date.now() + Number(expiry) * 86_400_000).toISOString();
+    const expiresAt = expiry === 'never' ? undefined : new Date(Date.now() + Number(expiry) * 86_400_000).toISOString();
     create.mutate({ name: name.trim(), scopes: chosen, expiresAt });
   }
 

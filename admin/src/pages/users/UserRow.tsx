@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyField } from '../../components/CopyField';
 import { formatDateTime } from '../../lib/format';
-import { ROLES, roleName } from '../../lib/roles';
+import { ROLES, type RoleLevel, roleName, toRoleLevel } from '../../lib/roles';
 
 interface Report {
   notice: (message: string) => void;
@@ -21,7 +21,8 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
 
   const changeRole = useMutation({
-    mutationFn: (level: number) => unwrap(api.PUT('/admin/users/{id}', { params: { path: { id: user.id } }, body: { role: level } })),
+    mutationFn: (level: RoleLevel) =>
+      unwrap(api.PUT('/admin/users/{id}', { params: { path: { id: user.id } }, body: { role: level } })),
     onSuccess: (u) => report.notice(`${who} is now ${roleName(u.role)}.`),
     onError: (err) => {
       setRole(String(user.role));
@@ -80,7 +81,12 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
             </select>
             {roleChanged ? (
               <>
-                <Button size="small" variant="primary" busy={changeRole.isPending} onClick={() => changeRole.mutate(Number(role))}>
+                <Button
+                  size="small"
+                  variant="primary"
+                  busy={changeRole.isPending}
+                  onClick={() => changeRole.mutate(toRoleLevel(role))}
+                >
                   Save<span className="visually-hidden"> role of {who}</span>
                 </Button>
                 <Button size="small" variant="ghost" onClick={() => setRole(String(user.role))}>

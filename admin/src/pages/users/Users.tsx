@@ -69,20 +69,18 @@ export function UsersPage({ me, search }: { me: Me; search: UsersSearch }) {
     <Page title="Users" description="Everyone who can sign in to this site, and what they may do.">
       <InviteSection />
       <Section id="people" title="People">
-        <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-          <TextField
-            label="Search by name or email"
-            name="search"
-            type="search"
-            value={text}
-            onValue={setText}
-          />
+        <search className="filters">
+          <TextField label="Search by name or email" name="search" type="search" value={text} onValue={setText} />
           <SelectField
             label="Role"
             name="role"
             value={search.role ? String(search.role) : ''}
             onValue={(v) =>
-              navigate({ to: '/users', search: (prev) => ({ ...prev, role: v ? Number(v) : undefined }), replace: true })
+              navigate({
+                to: '/users',
+                search: (prev) => ({ ...prev, role: v ? Number(v) : undefined }),
+                replace: true,
+              })
             }
           >
             <option value="">All roles</option>
@@ -92,7 +90,7 @@ export function UsersPage({ me, search }: { me: Me; search: UsersSearch }) {
               </option>
             ))}
           </SelectField>
-        </form>
+        </search>
         <ErrorMessage error={actionError} />
         {notice ? <Notice tone="success">{notice}</Notice> : null}
         {list.isPending ? <Spinner label="Loading users…" /> : null}
