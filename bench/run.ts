@@ -71,7 +71,10 @@ function mask(value: unknown, keys: string[] | undefined): unknown {
   if (!keys?.length || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => mask(v, keys));
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, keys.includes(k) ? '<volatile>' : mask(v, keys)]),
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+      k,
+      keys.includes(k) ? '<volatile>' : mask(v, keys),
+    ]),
   );
 }
 

@@ -125,7 +125,9 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
   const i18n: I18nConfig = v.i18n
     ? { locales: v.i18n.locales, defaultLocale: v.i18n.defaultLocale, fallback: v.i18n.fallback ?? {}, enabled: true }
     : { locales: ['en'], defaultLocale: 'en', fallback: {}, enabled: false };
-  const publicHost = v.host === '0.0.0.0' || v.host === '::' ? '127.0.0.1' : v.host;
+  // Loopback and wildcard binds are reached as `localhost`: browsers refuse IP addresses as a passkey relying party.
+  const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(v.host);
+  const publicHost = loopback ? 'localhost' : v.host;
   const publicUrl = (
     v.publicUrl ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${v.port}`
   ).replace(/\/+$/, '');

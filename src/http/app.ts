@@ -8,6 +8,7 @@ import type { Logger } from '../core/log.js';
 import type { Services } from '../services/index.js';
 import { ADMIN_ROOT, createAdminApp } from './admin.js';
 import type { AppEnv } from './env.js';
+import { mcpRoutes } from './mcp.js';
 import { authenticate } from './middleware/auth.js';
 import { errorBody, onError } from './middleware/errors.js';
 import { requestContext } from './middleware/request.js';
@@ -55,6 +56,8 @@ export function createApp(config: CmsConfig, log: Logger, services: Services): H
   const app = new Hono<AppEnv>();
   app.use('*', requestContext(log, services));
   app.onError(onError);
+  // Before the REST API: the MCP endpoint has its own (Bearer-only) authentication.
+  mcpRoutes(app, config);
   app.route(API_ROOT, createApi(config));
   app.route(ADMIN_ROOT, createAdminApp());
   app.notFound((c) => c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404));

@@ -10,7 +10,10 @@ export const BylineCreateBody = z
     websiteUrl: z.string().max(2000).nullable().optional(),
     userId: z.string().nullable().optional().describe('Link to a user (null: a guest credit)'),
     locale: z.string().optional(),
-    translationOf: z.string().optional().describe('Byline ID of the source; the translation keeps its user unless userId is given'),
+    translationOf: z
+      .string()
+      .optional()
+      .describe('Byline ID of the source; the translation keeps its user unless userId is given'),
   })
   .strict();
 

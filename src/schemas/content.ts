@@ -19,7 +19,9 @@ export const BylineSchema = z
   })
   .openapi('Byline');
 
-export const CreditSchema = z.object({ byline: BylineSchema, roleLabel: z.string().nullable() }).openapi('BylineCredit');
+export const CreditSchema = z
+  .object({ byline: BylineSchema, roleLabel: z.string().nullable() })
+  .openapi('BylineCredit');
 
 export const LinkedEntrySchema = z
   .object({
@@ -87,19 +89,30 @@ const References = z
 
 /** Credits: byline IDs, or `{ bylineId, roleLabel }`; the first is the primary byline. */
 const Bylines = z
-  .array(z.union([z.string().min(1), z.object({ bylineId: z.string().min(1), roleLabel: z.string().max(100).nullable().optional() })]))
+  .array(
+    z.union([
+      z.string().min(1),
+      z.object({ bylineId: z.string().min(1), roleLabel: z.string().max(100).nullable().optional() }),
+    ]),
+  )
   .max(50)
   .transform((list) => list.map((b) => (typeof b === 'string' ? { bylineId: b } : b)));
 
 const Rev = z.string().optional().openapi({ description: '`_rev` from the preceding read; a stale value is a 409' });
-const OverrideLock = z.boolean().optional().openapi({ description: "Write even though another user holds the edit lock" });
+const OverrideLock = z
+  .boolean()
+  .optional()
+  .openapi({ description: 'Write even though another user holds the edit lock' });
 
 export const CreateContentBody = z
   .object({
     data: z.record(z.string(), z.unknown()).optional(),
     slug: z.string().max(200).nullable().optional(),
     locale: z.string().optional().openapi({ description: 'A locale configured for the site' }),
-    translationOf: z.string().optional().openapi({ description: 'Database ID of the source entry (creates a draft translation)' }),
+    translationOf: z
+      .string()
+      .optional()
+      .openapi({ description: 'Database ID of the source entry (creates a draft translation)' }),
     references: References.optional(),
     bylines: Bylines.optional(),
   })
@@ -122,7 +135,9 @@ export const GuardedBody = z.object({ _rev: Rev, overrideLock: OverrideLock }).s
 
 export const ScheduleBody = z
   .object({
-    scheduledAt: z.string().openapi({ description: 'ISO 8601 with Z or an offset; must be in the future', format: 'date-time' }),
+    scheduledAt: z
+      .string()
+      .openapi({ description: 'ISO 8601 with Z or an offset; must be in the future', format: 'date-time' }),
     _rev: Rev,
     overrideLock: OverrideLock,
   })
@@ -136,7 +151,10 @@ const boolParam = z
 
 export const GuardedQuery = z.object({
   overrideLock: boolParam.openapi({ param: { name: 'overrideLock', in: 'query' }, type: 'string' }),
-  _rev: z.string().optional().openapi({ param: { name: '_rev', in: 'query' } }),
+  _rev: z
+    .string()
+    .optional()
+    .openapi({ param: { name: '_rev', in: 'query' } }),
 });
 
 export const CollectionPathParams = z.object({
@@ -153,7 +171,10 @@ export const EntryPathParams = z.object({
 });
 
 export const GetContentQuery = z.object({
-  locale: z.string().optional().openapi({ param: { name: 'locale', in: 'query' }, description: 'For slug-addressed reads' }),
+  locale: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'locale', in: 'query' }, description: 'For slug-addressed reads' }),
 });
 
 const positiveInt = (name: string, max?: number) =>
@@ -166,15 +187,27 @@ const positiveInt = (name: string, max?: number) =>
     .openapi({ param: { name, in: 'query' }, type: 'integer' });
 
 export const ListContentQuery = z.object({
-  locale: z.string().optional().openapi({ param: { name: 'locale', in: 'query' } }),
-  cursor: z.string().optional().openapi({ param: { name: 'cursor', in: 'query' } }),
+  locale: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'locale', in: 'query' } }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'cursor', in: 'query' } }),
   page: positiveInt('page'),
   limit: positiveInt('limit', 100),
-  orderBy: z.string().optional().openapi({
-    param: { name: 'orderBy', in: 'query' },
-    description: 'createdAt (default), updatedAt, publishedAt, slug, or an indexed field slug',
-  }),
-  order: z.enum(['asc', 'desc']).optional().openapi({ param: { name: 'order', in: 'query' } }),
+  orderBy: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'orderBy', in: 'query' },
+      description: 'createdAt (default), updatedAt, publishedAt, slug, or an indexed field slug',
+    }),
+  order: z
+    .enum(['asc', 'desc'])
+    .optional()
+    .openapi({ param: { name: 'order', in: 'query' } }),
   fieldFilters: z
     .string()
     .optional()
@@ -194,14 +227,23 @@ export const ListContentQuery = z.object({
       type: 'string',
       description: 'JSON object over indexed fields, e.g. {"views":{"gte":10},"kind":"news"}',
     }),
-  status: z.enum(['draft', 'published', 'scheduled']).optional().openapi({ param: { name: 'status', in: 'query' } }),
-  bylineId: z.string().optional().openapi({ param: { name: 'bylineId', in: 'query' }, description: 'Entries crediting this byline' }),
+  status: z
+    .enum(['draft', 'published', 'scheduled'])
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' } }),
+  bylineId: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'bylineId', in: 'query' }, description: 'Entries crediting this byline' }),
   includeAuthorByline: boolParam.openapi({
     param: { name: 'includeAuthorByline', in: 'query' },
     type: 'string',
     description: "With bylineId: also entries without credits whose author is the byline's user",
   }),
-  include: z.enum(['references']).optional().openapi({ param: { name: 'include', in: 'query' } }),
+  include: z
+    .enum(['references'])
+    .optional()
+    .openapi({ param: { name: 'include', in: 'query' } }),
 });
 
 export const CompareResult = z
@@ -220,7 +262,13 @@ export const TranslationsResult = z
   .object({
     translationGroup: z.string(),
     items: z.array(
-      z.object({ id: z.string(), slug: z.string().nullable(), locale: z.string(), status: z.string(), updatedAt: Instant }),
+      z.object({
+        id: z.string(),
+        slug: z.string().nullable(),
+        locale: z.string(),
+        status: z.string(),
+        updatedAt: Instant,
+      }),
     ),
   })
   .openapi('ContentTranslations');
@@ -248,7 +296,10 @@ export const AcquireLockBody = z
   .openapi('AcquireLockRequest');
 
 export const ReleaseLockQuery = z.object({
-  token: z.string().optional().openapi({ param: { name: 'token', in: 'query' }, description: 'The token the lease was taken with' }),
+  token: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'token', in: 'query' }, description: 'The token the lease was taken with' }),
 });
 
 export const PermanentDeleteResult = z.object({ deleted: z.literal(true), id: z.string() }).openapi('ContentDeleted');

@@ -6,7 +6,7 @@
  * step in test/e2e/screenshots/.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,7 +47,11 @@ function newest(path: string): number {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-/** Build the admin once when dist/admin is missing or older than its sources. */
+/**
+ * Build the admin once when dist/admin is missing or older than its sources.
+ * The build goes to a scratch folder that then replaces dist/admin, so a
+ * service another test run is serving never sees a half-written folder.
+ */
 function ensureAdminBuilt(): void {
   const built = newest(join(ADMIN_DIST, 'index.html'));
   const sources = Math.max(
@@ -56,12 +60,21 @@ function ensureAdminBuilt(): void {
     newest(resolve(ROOT, 'admin/vite.config.ts')),
   );
   if (built && built >= sources) return;
+  const scratch = `${ADMIN_DIST}.build-${process.pid}`;
   const vite = resolve(ROOT, 'node_modules/vite/bin/vite.js');
-  const run = spawnSync(process.execPath, [vite, 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`vite build failed:\n${run.stdout}\n${run.stderr}`);
+  const run = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', 'admin/vite.config.ts', '--outDir', scratch, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (run.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw new Error(`vite build failed:\n${run.stdout}\n${run.stderr}`);
+  }
+  const old = `${ADMIN_DIST}.old-${process.pid}`;
+  if (existsSync(ADMIN_DIST)) renameSync(ADMIN_DIST, old);
+  renameSync(scratch, ADMIN_DIST);
+  rmSync(old, { recursive: true, force: true });
 }
 
 function freePort(): Promise<number> {

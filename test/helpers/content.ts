@@ -3,7 +3,10 @@ import { ROLES } from '../../src/auth/roles.js';
 import { call, type TestCms } from './cms.js';
 
 /** A `posts` collection with a few typical fields. */
-export async function postsCollection(cms: TestCms, extra: { supports?: string[]; fields?: unknown[]; slug?: string } = {}) {
+export async function postsCollection(
+  cms: TestCms,
+  extra: { supports?: string[]; fields?: unknown[]; slug?: string } = {},
+) {
   const res = await call(cms, 'POST', '/schema/collections', {
     token: cms.adminToken,
     body: {
@@ -23,7 +26,12 @@ export async function postsCollection(cms: TestCms, extra: { supports?: string[]
   return res.body.data;
 }
 
-export async function createEntry(cms: TestCms, body: Record<string, unknown>, token = cms.adminToken, collection = 'posts') {
+export async function createEntry(
+  cms: TestCms,
+  body: Record<string, unknown>,
+  token = cms.adminToken,
+  collection = 'posts',
+) {
   const res = await call(cms, 'POST', `/content/${collection}`, { token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { item: any; _rev: string };

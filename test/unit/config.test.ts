@@ -16,7 +16,7 @@ describe('configuration', () => {
     expect(c.host).toBe('127.0.0.1');
     expect(c.dataDir).toBe(join(cwd, 'data'));
     expect(c.databaseUrl).toBe(`sqlite:${join(cwd, 'data', 'cms.db')}`);
-    expect(c.publicUrl).toBe('http://127.0.0.1:4321');
+    expect(c.publicUrl).toBe('http://localhost:4321');
     expect(c.i18n).toEqual({ locales: ['en'], defaultLocale: 'en', fallback: {}, enabled: false });
     expect(c.maxUploadSize).toBe(50 * 1024 * 1024);
     expect(c.trustedProxyHeaders).toEqual([]);

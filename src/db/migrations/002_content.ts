@@ -60,9 +60,23 @@ export const migration002: Migration = {
       .unique()
       .where(sql.ref('user_id'), 'is not', null)
       .execute();
-    await db.schema.createIndex('_cms_bylines_locale_name').on('_cms_bylines').columns(['locale', 'display_name', 'id']).execute();
-    await db.schema.createIndex('_cms_bylines_locale_slug').on('_cms_bylines').columns(['locale', 'slug']).unique().execute();
-    await db.schema.createIndex('_cms_bylines_group').on('_cms_bylines').columns(['translation_group', 'locale']).unique().execute();
+    await db.schema
+      .createIndex('_cms_bylines_locale_name')
+      .on('_cms_bylines')
+      .columns(['locale', 'display_name', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('_cms_bylines_locale_slug')
+      .on('_cms_bylines')
+      .columns(['locale', 'slug'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('_cms_bylines_group')
+      .on('_cms_bylines')
+      .columns(['translation_group', 'locale'])
+      .unique()
+      .execute();
 
     await db.schema
       .createTable('_cms_entry_bylines')

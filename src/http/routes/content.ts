@@ -203,7 +203,8 @@ export function contentRoutes(api: Api): void {
       query: GuardedQuery,
       response: SingleContent,
     },
-    async ({ actor, services, params, query }) => services.content.unschedule(actor, params.collection, params.id, query),
+    async ({ actor, services, params, query }) =>
+      services.content.unschedule(actor, params.collection, params.id, query),
   );
   op(
     api,
@@ -275,7 +276,8 @@ export function contentRoutes(api: Api): void {
       body: AcquireLockBody,
       response: LockStateSchema,
     },
-    async ({ actor, services, params, body }) => services.content.locks.acquire(actor, params.collection, params.id, body),
+    async ({ actor, services, params, body }) =>
+      services.content.locks.acquire(actor, params.collection, params.id, body),
   );
   op(
     api,

@@ -7,8 +7,8 @@ import type { BylinesTable } from '../../db/tables.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
 import { bylineView } from './credits.js';
-import type { BylineView } from './model.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import type { BylineView } from './model.js';
 import { dyn } from './rows.js';
 import { slugify } from './slugs.js';
 
@@ -78,9 +78,15 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
     if (opts.search) q = q.where('display_name', 'like', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
     if (opts.cursor) {
       const [name, id] = decodeCursor(opts.cursor, 2) as [string, string];
-      q = q.where((eb) => eb.or([eb('display_name', '>', name), eb.and([eb('display_name', '=', name), eb('id', '>', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('display_name', '>', name), eb.and([eb('display_name', '=', name), eb('id', '>', id)])]),
+      );
     }
-    const rows = await q.orderBy('display_name').orderBy('id').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('display_name')
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
     const items = rows.slice(0, limit).map(bylineView);
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     return { items, ...(last ? { nextCursor: encodeCursor([last.display_name, last.id]) } : {}) };
@@ -160,7 +166,11 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
     const snap = await schema.snapshot();
     await db.transaction().execute(async (trx) => {
       for (const c of snap.collections.values()) {
-        await dyn(trx).updateTable(c.table).set({ primary_byline_id: null }).where('primary_byline_id', '=', id).execute();
+        await dyn(trx)
+          .updateTable(c.table)
+          .set({ primary_byline_id: null })
+          .where('primary_byline_id', '=', id)
+          .execute();
       }
       await trx.deleteFrom('_cms_entry_bylines').where('byline_id', '=', id).execute();
       await trx.deleteFrom('_cms_bylines').where('id', '=', id).execute();
@@ -169,7 +179,10 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
   }
 
   /** Every locale variant, by record ID or translation-group ID. */
-  async function translations(actor: Actor, idOrGroup: string): Promise<{ translationGroup: string; items: BylineView[] }> {
+  async function translations(
+    actor: Actor,
+    idOrGroup: string,
+  ): Promise<{ translationGroup: string; items: BylineView[] }> {
     requirePermission(actor, 'content:read');
     const row = await db
       .selectFrom('_cms_bylines')

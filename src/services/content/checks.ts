@@ -22,14 +22,24 @@ export async function checkUniques(
     if (value === null || value === undefined || value === '') continue;
     const encoded = encodeData(dialect, c, { [f.slug]: value })[f.column];
     if (await uniqueTaken(db, c, f, encoded, locale, exceptId)) {
-      issues.push({ path: ['data', f.slug], code: 'not_unique', message: `another ${locale} entry already uses this value` });
+      issues.push({
+        path: ['data', f.slug],
+        code: 'not_unique',
+        message: `another ${locale} entry already uses this value`,
+      });
     }
   }
   if (issues.length) throw issuesError('Invalid entry data', issues);
 }
 
 /** An explicit slug must be valid and free in its locale. */
-export async function claimSlug(db: Kdb, c: CollectionInfo, slug: string, locale: string, exceptId?: string): Promise<string> {
+export async function claimSlug(
+  db: Kdb,
+  c: CollectionInfo,
+  slug: string,
+  locale: string,
+  exceptId?: string,
+): Promise<string> {
   const s = checkSlug(slug);
   if (await slugTaken(db, c, s, locale, exceptId)) {
     throw new CmsError('ALREADY_EXISTS', `Slug "${s}" is already used by another ${locale} entry`, { slug: s, locale });
@@ -41,7 +51,13 @@ export async function claimSlug(db: Kdb, c: CollectionInfo, slug: string, locale
  * A free slug derived from `base`: base, else base-N with N one above the
  * highest numbered sibling (one query, however many siblings exist).
  */
-export async function freeSlug(db: Kdb, dialect: DialectName, c: CollectionInfo, base: string, locale: string): Promise<string> {
+export async function freeSlug(
+  db: Kdb,
+  dialect: DialectName,
+  c: CollectionInfo,
+  base: string,
+  locale: string,
+): Promise<string> {
   const root = slugify(base).slice(0, 180) || 'entry';
   if (!(await slugTaken(db, c, root, locale))) return root;
   // slugify leaves only letters, digits and hyphens, so the root needs no escaping in GLOB or a regex.
@@ -65,7 +81,8 @@ export async function freeSlug(db: Kdb, dialect: DialectName, c: CollectionInfo,
 /** Source text for an automatic slug: the display-title field's value. */
 export function slugSource(c: CollectionInfo, data: Record<string, unknown>): string | null {
   const candidates = c.fields.filter((f) => ['string', 'text', 'slug'].includes(f.type) && f.column);
-  const named = candidates.find((f) => f.slug === 'title') ?? candidates.find((f) => f.slug === 'name') ?? candidates[0];
+  const named =
+    candidates.find((f) => f.slug === 'title') ?? candidates.find((f) => f.slug === 'name') ?? candidates[0];
   const value = named ? data[named.slug] : null;
   return typeof value === 'string' && value.trim() ? value : null;
 }

@@ -65,10 +65,17 @@ export async function loadCredits(db: Kdb, c: CollectionInfo, entryId: string): 
 }
 
 /** Replace an entry's credits; the first credit is the primary byline. Returns the primary byline ID. */
-export async function writeCredits(db: Kdb, c: CollectionInfo, entryId: string, credits: CreditInput[]): Promise<string | null> {
+export async function writeCredits(
+  db: Kdb,
+  c: CollectionInfo,
+  entryId: string,
+  credits: CreditInput[],
+): Promise<string | null> {
   const ids = credits.map((cr) => cr.bylineId);
   if (new Set(ids).size !== ids.length) {
-    throw issuesError('Invalid bylines', [{ path: ['bylines'], code: 'duplicate', message: 'a byline is credited twice' }]);
+    throw issuesError('Invalid bylines', [
+      { path: ['bylines'], code: 'duplicate', message: 'a byline is credited twice' },
+    ]);
   }
   if (ids.length) {
     const found = new Set(
@@ -83,7 +90,13 @@ export async function writeCredits(db: Kdb, c: CollectionInfo, entryId: string, 
   for (const [i, cr] of credits.entries()) {
     await db
       .insertInto('_cms_entry_bylines')
-      .values({ collection_id: c.id, entry_id: entryId, byline_id: cr.bylineId, position: i, role_label: cr.roleLabel ?? null })
+      .values({
+        collection_id: c.id,
+        entry_id: entryId,
+        byline_id: cr.bylineId,
+        position: i,
+        role_label: cr.roleLabel ?? null,
+      })
       .execute();
   }
   return credits[0]?.bylineId ?? null;

@@ -17,7 +17,10 @@ export interface ContentDeps {
   locks: LockOps;
 }
 
-export async function collectionFor(deps: ContentDeps, slug: string): Promise<{ snap: SchemaSnapshot; c: CollectionInfo }> {
+export async function collectionFor(
+  deps: ContentDeps,
+  slug: string,
+): Promise<{ snap: SchemaSnapshot; c: CollectionInfo }> {
   const snap = await deps.schema.snapshot();
   const c = snap.collections.get(slug);
   if (!c) throw notFound(`Collection "${slug}"`);

@@ -14,7 +14,10 @@ export interface BeforeSaveEvent {
   actor: Actor;
 }
 
-export type BeforeSaveHook = (event: BeforeSaveEvent) => void | { reject: string } | Promise<void | { reject: string }>;
+/** What a hook answers: nothing to let the save through, `{ reject }` to refuse it. */
+export type HookVerdict = { reject: string } | undefined;
+
+export type BeforeSaveHook = (event: BeforeSaveEvent) => HookVerdict | Promise<HookVerdict>;
 
 export class ContentHooks {
   private readonly beforeSaveHooks: Array<{ name: string; fn: BeforeSaveHook }> = [];
@@ -31,7 +34,7 @@ export class ContentHooks {
 
   async runBeforeSave(event: BeforeSaveEvent): Promise<void> {
     for (const { name, fn } of this.beforeSaveHooks) {
-      let result: void | { reject: string };
+      let result: HookVerdict;
       try {
         result = await fn(event);
       } catch (err) {

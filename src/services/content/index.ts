@@ -68,7 +68,12 @@ export function createContentService(ctx: ServiceContext, schema: SchemaService)
       await life.unpublish(actor, collection, id, input);
       return thenGet(actor, collection, id);
     },
-    async schedule(actor: Actor, collection: string, id: string, input: { scheduledAt: string; _rev?: string; overrideLock?: boolean }) {
+    async schedule(
+      actor: Actor,
+      collection: string,
+      id: string,
+      input: { scheduledAt: string; _rev?: string; overrideLock?: boolean },
+    ) {
       await life.schedule(actor, collection, id, input);
       return thenGet(actor, collection, id);
     },

@@ -51,20 +51,32 @@ export function lifecycleOps(deps: ContentDeps) {
   }
 
   async function publish(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
-    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, snap, now) => {
-      if (row.status === 'published' && !row.draft_revision_id) throw invalidState('The entry is already published');
-      await applyPublish(deps, trx, snap, c, row, actor, now);
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'publish', trashed: false },
+      async (trx, c, row, snap, now) => {
+        if (row.status === 'published' && !row.draft_revision_id) throw invalidState('The entry is already published');
+        await applyPublish(deps, trx, snap, c, row, actor, now);
+      },
+    );
   }
 
   /** Off the live site; content and publication date stay; a pending schedule is cancelled. */
   async function unpublish(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
-    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, _s, now) => {
-      if (row.status !== 'published') throw invalidState('The entry is not published');
-      if (!(await casUpdate(trx, c, id, row.version, { status: 'draft', scheduled_at: null, updated_at: now }))) {
-        throw staleWrite();
-      }
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'publish', trashed: false },
+      async (trx, c, row, _s, now) => {
+        if (row.status !== 'published') throw invalidState('The entry is not published');
+        if (!(await casUpdate(trx, c, id, row.version, { status: 'draft', scheduled_at: null, updated_at: now }))) {
+          throw staleWrite();
+        }
+      },
+    );
   }
 
   async function schedule(
@@ -76,28 +88,48 @@ export function lifecycleOps(deps: ContentDeps) {
     const at = normalizeDatetime(input.scheduledAt);
     if (!at) {
       throw issuesError('Invalid schedule', [
-        { path: ['scheduledAt'], code: 'invalid_datetime', message: 'must be an ISO 8601 date-time with Z or an offset' },
+        {
+          path: ['scheduledAt'],
+          code: 'invalid_datetime',
+          message: 'must be an ISO 8601 date-time with Z or an offset',
+        },
       ]);
     }
     if (new Date(at).getTime() <= ctx.clock.now().getTime()) {
-      throw issuesError('Invalid schedule', [{ path: ['scheduledAt'], code: 'not_future', message: 'must be in the future' }]);
+      throw issuesError('Invalid schedule', [
+        { path: ['scheduledAt'], code: 'not_future', message: 'must be in the future' },
+      ]);
     }
-    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, _s, now) => {
-      if (row.status === 'published' && !row.draft_revision_id) {
-        throw invalidState('The entry is already published and has no pending draft to schedule');
-      }
-      // A published entry keeps its live version until the scheduled draft goes live.
-      const status = row.status === 'published' ? 'published' : 'scheduled';
-      if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: at, updated_at: now }))) throw staleWrite();
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'publish', trashed: false },
+      async (trx, c, row, _s, now) => {
+        if (row.status === 'published' && !row.draft_revision_id) {
+          throw invalidState('The entry is already published and has no pending draft to schedule');
+        }
+        // A published entry keeps its live version until the scheduled draft goes live.
+        const status = row.status === 'published' ? 'published' : 'scheduled';
+        if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: at, updated_at: now })))
+          throw staleWrite();
+      },
+    );
   }
 
   async function unschedule(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
-    await guarded(actor, collection, id, { ...input, check: 'publish', trashed: false }, async (trx, c, row, _s, now) => {
-      if (!row.scheduled_at) throw invalidState('The entry is not scheduled');
-      const status = row.status === 'scheduled' ? 'draft' : row.status;
-      if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: null, updated_at: now }))) throw staleWrite();
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'publish', trashed: false },
+      async (trx, c, row, _s, now) => {
+        if (!row.scheduled_at) throw invalidState('The entry is not scheduled');
+        const status = row.status === 'scheduled' ? 'draft' : row.status;
+        if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: null, updated_at: now })))
+          throw staleWrite();
+      },
+    );
   }
 
   /** Drop the pending draft; the live version stays. */
@@ -139,7 +171,12 @@ export function lifecycleOps(deps: ContentDeps) {
   }
 
   /** Removes a trashed entry for good: row, revisions, credits, lock, and links when no translation is left. */
-  async function permanentDelete(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
+  async function permanentDelete(
+    actor: Actor,
+    collection: string,
+    id: string,
+    input: GuardedInput = {},
+  ): Promise<void> {
     assertCanDeleteForever(actor);
     await guarded(actor, collection, id, { ...input, check: 'edit', trashed: true }, async (trx, c, row, snap) => {
       await dyn(trx).deleteFrom(c.table).where('id', '=', id).execute();
@@ -164,7 +201,11 @@ export function lifecycleOps(deps: ContentDeps) {
       const src = assertVisible(actor, await loadRow(trx, c, id), c);
       const draftRow =
         canReadDrafts(actor) && src.draft_revision_id
-          ? await trx.selectFrom('_cms_revisions').selectAll().where('id', '=', src.draft_revision_id).executeTakeFirst()
+          ? await trx
+              .selectFrom('_cms_revisions')
+              .selectAll()
+              .where('id', '=', src.draft_revision_id)
+              .executeTakeFirst()
           : undefined;
       const values = { ...decodeData(c, src), ...(draftRow ? parseRevision(draftRow).data : {}) };
       const data = validateEntryData(c.fields, values, { mode: 'create', blockTypes: blockLookup(snap) });
@@ -199,7 +240,11 @@ export function lifecycleOps(deps: ContentDeps) {
       const credits = await loadCredits(trx, c, src.id);
       if (credits.length) {
         row.primary_byline_id = await writeCredits(trx, c, newIdValue, credits);
-        await dyn(trx).updateTable(c.table).set({ primary_byline_id: row.primary_byline_id }).where('id', '=', newIdValue).execute();
+        await dyn(trx)
+          .updateTable(c.table)
+          .set({ primary_byline_id: row.primary_byline_id })
+          .where('id', '=', newIdValue)
+          .execute();
       }
       for (const rf of refFields(snap, c)) {
         if (rf.side === 'parent' && !rf.relation.multiple) continue;
@@ -220,23 +265,51 @@ export function lifecycleOps(deps: ContentDeps) {
     revisionId: string,
     input: GuardedInput = {},
   ): Promise<void> {
-    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: false }, async (trx, c, row, snap, now) => {
-      const rev = parseRevision(await requireRevision(trx, c, id, revisionId));
-      const data = validateEntryData(c.fields, filterKnown(c, rev.data), { mode: 'create', blockTypes: blockLookup(snap) });
-      const staging = row.status === 'published' || row.draft_revision_id !== null;
-      const set: Record<string, unknown> = { updated_at: now };
-      if (staging) {
-        set.draft_revision_id = await writeRevision(trx, c, id, { slug: rev.slug, data, refs: rev.refs }, 'restore', actor, now);
-      } else {
-        Object.assign(set, encodeData(ctx.dialect, c, data), { slug: rev.slug });
-        await writeRevision(trx, c, id, { slug: rev.slug, data }, 'restore', actor, now);
-      }
-      if (rev.bylines) set.primary_byline_id = await writeCredits(trx, c, id, rev.bylines);
-      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'edit', trashed: false },
+      async (trx, c, row, snap, now) => {
+        const rev = parseRevision(await requireRevision(trx, c, id, revisionId));
+        const data = validateEntryData(c.fields, filterKnown(c, rev.data), {
+          mode: 'create',
+          blockTypes: blockLookup(snap),
+        });
+        const staging = row.status === 'published' || row.draft_revision_id !== null;
+        const set: Record<string, unknown> = { updated_at: now };
+        if (staging) {
+          set.draft_revision_id = await writeRevision(
+            trx,
+            c,
+            id,
+            { slug: rev.slug, data, refs: rev.refs },
+            'restore',
+            actor,
+            now,
+          );
+        } else {
+          Object.assign(set, encodeData(ctx.dialect, c, data), { slug: rev.slug });
+          await writeRevision(trx, c, id, { slug: rev.slug, data }, 'restore', actor, now);
+        }
+        if (rev.bylines) set.primary_byline_id = await writeCredits(trx, c, id, rev.bylines);
+        if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+      },
+    );
   }
 
-  return { publish, unpublish, schedule, unschedule, discardDraft, trash, restore, permanentDelete, duplicate, restoreRevision };
+  return {
+    publish,
+    unpublish,
+    schedule,
+    unschedule,
+    discardDraft,
+    trash,
+    restore,
+    permanentDelete,
+    duplicate,
+    restoreRevision,
+  };
 }
 
 /** Revision data may name fields deleted since; keep the ones the collection still has. */

@@ -50,7 +50,7 @@ const OPERATORS = { eq: '=', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } 
 
 function indexedField(c: CollectionInfo, slug: string, param: string): FieldInfo {
   const f = c.fields.find((x) => x.slug === slug);
-  if (!f || !f.indexed || !f.column) {
+  if (!f?.indexed || !f.column) {
     const allowed = c.fields.filter((x) => x.indexed && x.column).map((x) => x.slug);
     throw issuesError(`"${slug}" cannot be used in ${param}`, [
       {
@@ -116,10 +116,15 @@ export function listOps(deps: ContentDeps) {
             if (!Array.isArray(value) || !value.length || value.length > 100) {
               throw validationError(`fieldFilters.${slug}.in must be a list of 1 to 100 values`);
             }
-            q = q.where(ref, 'in', value.map((v) => encodeFilterValue(f, v)));
+            q = q.where(
+              ref,
+              'in',
+              value.map((v) => encodeFilterValue(f, v)),
+            );
           } else if (op in OPERATORS) {
             q = q.where(ref, OPERATORS[op as keyof typeof OPERATORS], encodeFilterValue(f, value));
-          } else throw validationError(`fieldFilters.${slug}: unknown operator "${op}" (use eq, ne, gt, gte, lt, lte, in)`);
+          } else
+            throw validationError(`fieldFilters.${slug}: unknown operator "${op}" (use eq, ne, gt, gte, lt, lte, in)`);
         }
       }
     }
@@ -176,8 +181,10 @@ export function listOps(deps: ContentDeps) {
         showDraft: drafts,
         ...(fields.length
           ? {
-              references: pagesFor(fields, refsByOwner?.get(row.translation_group), (field, cursor) =>
-                `/content/${c.slug}/${row.id}/references/${field}?cursor=${cursor}`,
+              references: pagesFor(
+                fields,
+                refsByOwner?.get(row.translation_group),
+                (field, cursor) => `/content/${c.slug}/${row.id}/references/${field}?cursor=${cursor}`,
               ),
             }
           : {}),

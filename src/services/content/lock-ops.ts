@@ -15,7 +15,12 @@ export function entryLockOps(deps: ContentDeps) {
     return deps.locks.get(ctx.db, c, id, actor);
   }
 
-  async function acquire(actor: Actor, collection: string, id: string, opts: { token?: string | null; takeover?: boolean }): Promise<LockState> {
+  async function acquire(
+    actor: Actor,
+    collection: string,
+    id: string,
+    opts: { token?: string | null; takeover?: boolean },
+  ): Promise<LockState> {
     const { c } = await collectionFor(deps, collection);
     const row = assertVisible(actor, await loadRow(ctx.db, c, id), c);
     assertCanEdit(actor, row);

@@ -97,7 +97,13 @@ export function lockOps(clock: Clock) {
   }
 
   /** Release needs the same session token the lease was taken with (another tab cannot drop it by accident). */
-  async function release(db: Kdb, c: CollectionInfo, entryId: string, actor: Actor, token: string | null): Promise<LockState> {
+  async function release(
+    db: Kdb,
+    c: CollectionInfo,
+    entryId: string,
+    actor: Actor,
+    token: string | null,
+  ): Promise<LockState> {
     if (!locksEnabled(c)) return { enabled: false, heldByCaller: false, holder: null };
     const held = await current(db, c, entryId, clock.now());
     if (!held) return state(undefined, actor);
@@ -115,7 +121,13 @@ export function lockOps(clock: Clock) {
    * Gate of every protected write: another user's live lease is a 409
    * ENTRY_LOCKED unless overridden; the holder's own save extends the lease.
    */
-  async function guard(db: Kdb, c: CollectionInfo, entryId: string, actor: Actor, overrideLock?: boolean): Promise<void> {
+  async function guard(
+    db: Kdb,
+    c: CollectionInfo,
+    entryId: string,
+    actor: Actor,
+    overrideLock?: boolean,
+  ): Promise<void> {
     if (!locksEnabled(c)) return;
     const now = clock.now();
     const held = await current(db, c, entryId, now);

@@ -25,7 +25,11 @@ export function selectForRead(db: Kdb, dialect: DialectName, c: CollectionInfo, 
   if (withDraft) {
     q = q
       .leftJoin('_cms_revisions as _d', '_d.id', `${c.table}.draft_revision_id`)
-      .select([sql.ref('_d.data').as('_draft_data'), sql.ref('_d.slug').as('_draft_slug'), sql.ref('_d.refs').as('_draft_refs')]);
+      .select([
+        sql.ref('_d.data').as('_draft_data'),
+        sql.ref('_d.slug').as('_draft_slug'),
+        sql.ref('_d.refs').as('_draft_refs'),
+      ]);
   }
   return q;
 }
@@ -42,7 +46,9 @@ export function toItem(
   opts: { showDraft: boolean; references?: Record<string, ReferencePage> },
 ): ContentItem {
   const draft = opts.showDraft && row.draft_revision_id && row._draft_data !== undefined && row._draft_data !== null;
-  const data = draft ? { ...decodeData(c, row), ...(parseJson(row._draft_data) as Record<string, unknown>) } : decodeData(c, row);
+  const data = draft
+    ? { ...decodeData(c, row), ...(parseJson(row._draft_data) as Record<string, unknown>) }
+    : decodeData(c, row);
   const bylines = parseCredits(row._credits);
   const primary = bylines.find((b) => b.byline.id === row.primary_byline_id)?.byline ?? null;
   const item: ContentItem = {

@@ -5,7 +5,7 @@ import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
 import { checkUniques } from './checks.js';
 import { type ContentDeps, revisionsOn } from './deps.js';
 import type { EntryRow, StagedRefs } from './model.js';
-import { applySelection, appliedSelection, checkLimits, refFields } from './references.js';
+import { appliedSelection, applySelection, checkLimits, refFields } from './references.js';
 import { staleWrite } from './rev.js';
 import { parseRevision, pruneRevisions, writeRevision } from './revisions.js';
 import { casUpdate, decodeData, encodeData, slugTaken } from './rows.js';
@@ -37,7 +37,14 @@ export async function applyPublish(
     throw issuesError('Cannot publish', [{ path: ['slug'], code: 'not_unique', message: `slug "${slug}" is taken` }]);
   }
   if (draft) await checkUniques(trx, ctx.dialect, c, draft.data, row.locale, row.id);
-  await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'publish', entryId: row.id, locale: row.locale, data: live, actor });
+  await deps.hooks.runBeforeSave({
+    collection: c.slug,
+    operation: 'publish',
+    entryId: row.id,
+    locale: row.locale,
+    data: live,
+    actor,
+  });
   await applyStagedRefs(trx, snap, c, row.translation_group, draft?.refs ?? {}, now);
 
   const set: Record<string, unknown> = {
@@ -50,7 +57,8 @@ export async function applyPublish(
     updated_at: now,
   };
   if (revisionsOn(c)) {
-    set.live_revision_id = row.draft_revision_id ?? (await writeRevision(trx, c, row.id, { slug, data: live }, 'publish', actor, now));
+    set.live_revision_id =
+      row.draft_revision_id ?? (await writeRevision(trx, c, row.id, { slug, data: live }, 'publish', actor, now));
   }
   if (!(await casUpdate(trx, c, row.id, row.version, set))) throw staleWrite();
   await syncNonTranslatable(trx, ctx.dialect, c, row, live, now);
@@ -58,7 +66,14 @@ export async function applyPublish(
 }
 
 /** Publishing re-checks every selection of the entry, staged or applied, against the relation limits. */
-async function applyStagedRefs(trx: Kdb, snap: SchemaSnapshot, c: CollectionInfo, group: string, staged: StagedRefs, now: string) {
+async function applyStagedRefs(
+  trx: Kdb,
+  snap: SchemaSnapshot,
+  c: CollectionInfo,
+  group: string,
+  staged: StagedRefs,
+  now: string,
+) {
   for (const rf of refFields(snap, c)) {
     const selection = staged[rf.field.slug] ?? (await appliedSelection(trx, rf, group));
     await checkLimits(trx, rf, group, selection, ['references', rf.field.slug]);

@@ -33,7 +33,12 @@ export function readOps(deps: ContentDeps) {
     `/content/${c.slug}/${id}/references/${field}?cursor=${cursor}`;
 
   /** Find the row: by ID, or by slug along the fallback chain (published entries only for non-draft readers). */
-  async function find(actor: Actor, c: CollectionInfo, idOrSlug: string, locale: string | undefined): Promise<ReadRow | undefined> {
+  async function find(
+    actor: Actor,
+    c: CollectionInfo,
+    idOrSlug: string,
+    locale: string | undefined,
+  ): Promise<ReadRow | undefined> {
     const drafts = canReadDrafts(actor);
     const base = () => selectForRead(ctx.db, ctx.dialect, c, drafts);
     const visible = (row: ReadRow | undefined) =>
@@ -52,7 +57,12 @@ export function readOps(deps: ContentDeps) {
   }
 
   /** References of one entry: the staged selection for draft readers where the draft carries one. */
-  async function references(c: CollectionInfo, row: ReadRow, fields: RefField[], actor: Actor): Promise<Record<string, ReferencePage>> {
+  async function references(
+    c: CollectionInfo,
+    row: ReadRow,
+    fields: RefField[],
+    actor: Actor,
+  ): Promise<Record<string, ReferencePage>> {
     if (!fields.length) return {};
     const drafts = canReadDrafts(actor);
     const scope = readScope(deps, row.locale, drafts);
@@ -66,7 +76,12 @@ export function readOps(deps: ContentDeps) {
     return out;
   }
 
-  async function get(actor: Actor, collection: string, idOrSlug: string, opts: GetOptions = {}): Promise<{ item: ContentItem; _rev: string }> {
+  async function get(
+    actor: Actor,
+    collection: string,
+    idOrSlug: string,
+    opts: GetOptions = {},
+  ): Promise<{ item: ContentItem; _rev: string }> {
     requireReader(actor);
     const { snap, c } = await collectionFor(deps, collection);
     const row = await find(actor, c, idOrSlug, opts.locale);
@@ -104,7 +119,11 @@ export function readOps(deps: ContentDeps) {
     const live = everLive ? columns : null;
     let draft: { slug: string | null; data: Record<string, unknown> } | null = null;
     if (row.draft_revision_id) {
-      const rev = await ctx.db.selectFrom('_cms_revisions').selectAll().where('id', '=', row.draft_revision_id).executeTakeFirst();
+      const rev = await ctx.db
+        .selectFrom('_cms_revisions')
+        .selectAll()
+        .where('id', '=', row.draft_revision_id)
+        .executeTakeFirst();
       if (rev) {
         const parsed = parseRevision(rev);
         draft = { slug: parsed.slug, data: { ...columns.data, ...parsed.data } };
@@ -113,9 +132,21 @@ export function readOps(deps: ContentDeps) {
       draft = columns;
     }
     const changedFields =
-      live && draft ? c.fields.filter((f) => f.column && !isDeepStrictEqual(live.data[f.slug], draft.data[f.slug])).map((f) => f.slug) : [];
+      live && draft
+        ? c.fields
+            .filter((f) => f.column && !isDeepStrictEqual(live.data[f.slug], draft.data[f.slug]))
+            .map((f) => f.slug)
+        : [];
     if (live && draft && live.slug !== draft.slug) changedFields.unshift('slug');
-    return { id: row.id, status: row.status, hasDraft: row.draft_revision_id !== null, live, draft, changedFields, _rev: revOf(row) };
+    return {
+      id: row.id,
+      status: row.status,
+      hasDraft: row.draft_revision_id !== null,
+      live,
+      draft,
+      changedFields,
+      _rev: revOf(row),
+    };
   }
 
   /** Every locale variant of the entry's translation group (published ones only for non-draft readers). */
@@ -129,8 +160,14 @@ export function readOps(deps: ContentDeps) {
       .select(['id', 'slug', 'locale', 'status', 'deleted_at', 'updated_at'])
       .where('translation_group', '=', row.translation_group);
     if (!canReadDrafts(actor)) q = q.where('status', '=', 'published').where('deleted_at', 'is', null);
-    const rows: Array<{ id: string; slug: string | null; locale: string; status: string; deleted_at: string | null; updated_at: string }> =
-      await q.orderBy('locale').execute();
+    const rows: Array<{
+      id: string;
+      slug: string | null;
+      locale: string;
+      status: string;
+      deleted_at: string | null;
+      updated_at: string;
+    }> = await q.orderBy('locale').execute();
     return {
       translationGroup: row.translation_group,
       items: rows.map((r) => ({
@@ -150,15 +187,27 @@ export function readOps(deps: ContentDeps) {
     let q = dyn(ctx.db)
       .selectFrom(`${c.table} as t`)
       .innerJoin('_cms_users as u', 'u.id', 't.author_id')
-      .select(['u.id as id', 'u.name as name', (eb: { fn: { countAll: () => { as: (n: string) => unknown } } }) => eb.fn.countAll().as('count')])
+      .select([
+        'u.id as id',
+        'u.name as name',
+        (eb: { fn: { countAll: () => { as: (n: string) => unknown } } }) => eb.fn.countAll().as('count'),
+      ])
       .where('t.deleted_at', 'is', null)
       .groupBy(['u.id', 'u.name']);
     if (!canReadDrafts(actor)) q = q.where('t.status', '=', 'published');
-    const rows: Array<{ id: string; name: string | null; count: number }> = await q.orderBy('u.name').limit(1000).execute();
+    const rows: Array<{ id: string; name: string | null; count: number }> = await q
+      .orderBy('u.name')
+      .limit(1000)
+      .execute();
     return { items: rows.map((r) => ({ id: r.id, name: r.name, count: Number(r.count) })) };
   }
 
-  async function revisions(actor: Actor, collection: string, id: string, opts: { cursor?: string; limit?: number } = {}): Promise<{ items: RevisionView[]; nextCursor?: string }> {
+  async function revisions(
+    actor: Actor,
+    collection: string,
+    id: string,
+    opts: { cursor?: string; limit?: number } = {},
+  ): Promise<{ items: RevisionView[]; nextCursor?: string }> {
     requireDraftReader(actor);
     const { c } = await collectionFor(deps, collection);
     const row = await loadRow(ctx.db, c, id);

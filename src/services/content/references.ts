@@ -28,7 +28,9 @@ export function refFields(snap: SchemaSnapshot, c: CollectionInfo): RefField[] {
     for (const relation of snap.relations.values()) {
       const side = relation.parentFieldId === field.id ? 'parent' : relation.childFieldId === field.id ? 'child' : null;
       if (!side) continue;
-      const other = snap.collectionsById.get(side === 'parent' ? relation.childCollectionId : relation.parentCollectionId);
+      const other = snap.collectionsById.get(
+        side === 'parent' ? relation.childCollectionId : relation.parentCollectionId,
+      );
       if (other) out.push({ field, relation, side, other });
     }
   }
@@ -38,7 +40,8 @@ export function refFields(snap: SchemaSnapshot, c: CollectionInfo): RefField[] {
 /** The column used as an entry's display title: `title`, `name`, or the first text-like field. */
 export function titleColumn(c: CollectionInfo): string | null {
   const candidates = c.fields.filter((f) => f.column && ['string', 'text', 'slug'].includes(f.type));
-  const named = candidates.find((f) => f.slug === 'title') ?? candidates.find((f) => f.slug === 'name') ?? candidates[0];
+  const named =
+    candidates.find((f) => f.slug === 'title') ?? candidates.find((f) => f.slug === 'name') ?? candidates[0];
   return named?.column ?? null;
 }
 
@@ -87,12 +90,22 @@ export async function appliedSelection(db: Kdb, rf: RefField, group: string): Pr
 }
 
 /** Relation limits on both ends: a child holds one parent unless the relation allows several. */
-export async function checkLimits(db: Kdb, rf: RefField, group: string, selection: string[], path: (string | number)[]): Promise<void> {
+export async function checkLimits(
+  db: Kdb,
+  rf: RefField,
+  group: string,
+  selection: string[],
+  path: (string | number)[],
+): Promise<void> {
   if (rf.relation.multiple) return;
   if (rf.side === 'child') {
     if (selection.length > 1) {
       throw issuesError('Invalid references', [
-        { path, code: 'too_many_parents', message: `"${rf.field.slug}" holds one entry (the relation does not allow several parents)` },
+        {
+          path,
+          code: 'too_many_parents',
+          message: `"${rf.field.slug}" holds one entry (the relation does not allow several parents)`,
+        },
       ]);
     }
     return;
@@ -112,7 +125,11 @@ export async function checkLimits(db: Kdb, rf: RefField, group: string, selectio
     selection
       .map((g, i) =>
         busy.has(g)
-          ? { path: [...path, i], code: 'too_many_parents', message: 'that entry already has a parent in this relation' }
+          ? {
+              path: [...path, i],
+              code: 'too_many_parents',
+              message: 'that entry already has a parent in this relation',
+            }
           : null,
       )
       .filter((x): x is ValidationIssue => x !== null),
@@ -120,7 +137,13 @@ export async function checkLimits(db: Kdb, rf: RefField, group: string, selectio
 }
 
 /** Replace the applied selection of one entry for one field. */
-export async function applySelection(db: Kdb, rf: RefField, group: string, selection: string[], now: string): Promise<void> {
+export async function applySelection(
+  db: Kdb,
+  rf: RefField,
+  group: string,
+  selection: string[],
+  now: string,
+): Promise<void> {
   const rel = rf.relation.id;
   if (rf.side === 'parent') {
     await db.deleteFrom('_cms_links').where('relation_id', '=', rel).where('parent_group', '=', group).execute();
@@ -231,7 +254,10 @@ export async function readLinks(
     ) y where y.n <= ${pageSize + 1} order by y.owner, y.field, y.n`.execute(db);
   for (const row of rows) {
     let byField = out.get(row.owner);
-    if (!byField) out.set(row.owner, (byField = new Map()));
+    if (!byField) {
+      byField = new Map();
+      out.set(row.owner, byField);
+    }
     const list = byField.get(row.field) ?? [];
     list.push(row);
     byField.set(row.field, list);
@@ -273,7 +299,13 @@ export function pagesFor(
 }
 
 /** A staged selection (draft) resolved to entries, keeping the staged order. */
-export async function readStaged(db: Kdb, rf: RefField, groups: string[], scope: ReadScope, pageSize = REFERENCE_PAGE_SIZE): Promise<ReferencePage> {
+export async function readStaged(
+  db: Kdb,
+  rf: RefField,
+  groups: string[],
+  scope: ReadScope,
+  pageSize = REFERENCE_PAGE_SIZE,
+): Promise<ReferencePage> {
   const first = groups.slice(0, pageSize);
   if (!first.length) return { items: [] };
   const title = titleColumn(rf.other);
@@ -284,8 +316,14 @@ export async function readStaged(db: Kdb, rf: RefField, groups: string[], scope:
     .where('deleted_at', 'is', null);
   if (title) q = q.select(sql.ref(title).as('title'));
   if (scope.publishedOnly) q = q.where('status', '=', 'published');
-  const rows: Array<{ id: string; slug: string | null; locale: string; status: string; translation_group: string; title?: unknown }> =
-    await q.execute();
+  const rows: Array<{
+    id: string;
+    slug: string | null;
+    locale: string;
+    status: string;
+    translation_group: string;
+    title?: unknown;
+  }> = await q.execute();
   const rank = (loc: string) => {
     const i = scope.locales.indexOf(loc);
     return i < 0 ? scope.locales.length : i;

@@ -76,7 +76,12 @@ export async function loadRevision(db: Kdb, id: string): Promise<RevisionsTable 
 }
 
 /** Keep the newest REVISION_RETENTION revisions of an entry, plus its live and draft ones. */
-export async function pruneRevisions(db: Kdb, c: CollectionInfo, entryId: string, keep: Array<string | null>): Promise<void> {
+export async function pruneRevisions(
+  db: Kdb,
+  c: CollectionInfo,
+  entryId: string,
+  keep: Array<string | null>,
+): Promise<void> {
   const old = await db
     .selectFrom('_cms_revisions')
     .select('id')
@@ -105,7 +110,11 @@ export async function listRevisions(
     const [at, id] = decodeCursor(opts.cursor, 2) as [string, string];
     q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
   }
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
   const items = rows.slice(0, limit).map((row) => {
     const parsed = parseRevision(row);
     return {
@@ -126,7 +135,12 @@ export async function listRevisions(
   return { items, ...(last ? { nextCursor: encodeCursor([last.created_at, last.id]) } : {}) };
 }
 
-export async function requireRevision(db: Kdb, c: CollectionInfo, entryId: string, id: string): Promise<RevisionsTable> {
+export async function requireRevision(
+  db: Kdb,
+  c: CollectionInfo,
+  entryId: string,
+  id: string,
+): Promise<RevisionsTable> {
   const row = await loadRevision(db, id);
   if (!row || row.collection_id !== c.id || row.entry_id !== entryId) throw notFound('Revision');
   return row;

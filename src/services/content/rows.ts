@@ -38,7 +38,11 @@ export function decodeData(c: CollectionInfo, row: Record<string, unknown>): Rec
 }
 
 /** Column values for the given data keys (only fields present in `data`). */
-export function encodeData(dialect: DialectName, c: CollectionInfo, data: Record<string, unknown>): Record<string, unknown> {
+export function encodeData(
+  dialect: DialectName,
+  c: CollectionInfo,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of valueFields(c)) {
     if (!(f.slug in data)) continue;
@@ -61,13 +65,28 @@ export async function loadRow(db: Kdb, c: CollectionInfo, id: string): Promise<E
  * transaction ends, so concurrent writers queue instead of failing the
  * compare-and-set (SQLite transactions are already serialised).
  */
-export async function loadRowForWrite(db: Kdb, dialect: DialectName, c: CollectionInfo, id: string): Promise<EntryRow | undefined> {
+export async function loadRowForWrite(
+  db: Kdb,
+  dialect: DialectName,
+  c: CollectionInfo,
+  id: string,
+): Promise<EntryRow | undefined> {
   const q = dyn(db).selectFrom(c.table).selectAll().where('id', '=', id);
   return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export async function loadRowBySlug(db: Kdb, c: CollectionInfo, slug: string, locale: string): Promise<EntryRow | undefined> {
-  return dyn(db).selectFrom(c.table).selectAll().where('locale', '=', locale).where('slug', '=', slug).executeTakeFirst();
+export async function loadRowBySlug(
+  db: Kdb,
+  c: CollectionInfo,
+  slug: string,
+  locale: string,
+): Promise<EntryRow | undefined> {
+  return dyn(db)
+    .selectFrom(c.table)
+    .selectAll()
+    .where('locale', '=', locale)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
 }
 
 /** Entries of one translation group (every locale), trashed ones included. */
@@ -95,7 +114,13 @@ export async function casUpdate(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function slugTaken(db: Kdb, c: CollectionInfo, slug: string, locale: string, exceptId?: string): Promise<boolean> {
+export async function slugTaken(
+  db: Kdb,
+  c: CollectionInfo,
+  slug: string,
+  locale: string,
+  exceptId?: string,
+): Promise<boolean> {
   let q = dyn(db).selectFrom(c.table).select('id').where('locale', '=', locale).where('slug', '=', slug);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return !!(await q.executeTakeFirst());

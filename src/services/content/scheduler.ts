@@ -1,6 +1,6 @@
 import { systemActor } from '../../auth/actor.js';
-import type { Logger } from '../../core/log.js';
 import { isCmsError } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
 import type { ContentDeps } from './deps.js';
 import { nowIso } from './deps.js';
 import { applyPublish } from './publish.js';
@@ -37,7 +37,7 @@ export function schedulerOps(deps: ContentDeps, log: Logger) {
         try {
           const done = await ctx.db.transaction().execute(async (trx) => {
             const row = await loadRowForWrite(trx, ctx.dialect, c, id);
-            if (!row || !row.scheduled_at || row.scheduled_at > now || row.deleted_at) return false;
+            if (!row?.scheduled_at || row.scheduled_at > now || row.deleted_at) return false;
             await applyPublish(deps, trx, snap, c, row, systemActor, now);
             return true;
           });

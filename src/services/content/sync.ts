@@ -34,7 +34,11 @@ export async function syncNonTranslatable(
       .where('id', '=', sib.id)
       .execute();
     if (!sib.draft_revision_id) continue;
-    const draft = await db.selectFrom('_cms_revisions').select('data').where('id', '=', sib.draft_revision_id).executeTakeFirst();
+    const draft = await db
+      .selectFrom('_cms_revisions')
+      .select('data')
+      .where('id', '=', sib.draft_revision_id)
+      .executeTakeFirst();
     if (!draft) continue;
     const draftData = JSON.parse(draft.data) as Record<string, unknown>;
     let touched = false;
@@ -45,7 +49,11 @@ export async function syncNonTranslatable(
       }
     }
     if (touched) {
-      await db.updateTable('_cms_revisions').set({ data: JSON.stringify(draftData) }).where('id', '=', sib.draft_revision_id).execute();
+      await db
+        .updateTable('_cms_revisions')
+        .set({ data: JSON.stringify(draftData) })
+        .where('id', '=', sib.draft_revision_id)
+        .execute();
     }
   }
 }

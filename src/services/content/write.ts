@@ -50,7 +50,11 @@ async function resolveReferences(
     const rf = fields.find((f) => f.field.slug === slug);
     if (!rf) {
       throw issuesError('Invalid references', [
-        { path: ['references', slug], code: 'unknown_field', message: `"${slug}" is not a reference field bound to a relation` },
+        {
+          path: ['references', slug],
+          code: 'unknown_field',
+          message: `"${slug}" is not a reference field bound to a relation`,
+        },
       ]);
     }
     if (ids.length > MAX_REFERENCE_IDS) {
@@ -65,7 +69,14 @@ async function resolveReferences(
   return out;
 }
 
-async function applyRefs(trx: Kdb, snap: SchemaSnapshot, c: CollectionInfo, group: string, refs: StagedRefs, now: string) {
+async function applyRefs(
+  trx: Kdb,
+  snap: SchemaSnapshot,
+  c: CollectionInfo,
+  group: string,
+  refs: StagedRefs,
+  now: string,
+) {
   const fields = refFields(snap, c);
   for (const [slug, groups] of Object.entries(refs)) {
     const rf = fields.find((f) => f.field.slug === slug);
@@ -94,15 +105,21 @@ export function writeOps(deps: ContentDeps) {
           .where('translation_group', '=', source.translation_group)
           .where('locale', '=', locale)
           .executeTakeFirst();
-        if (sibling) throw new CmsError('ALREADY_EXISTS', `The entry already has a ${locale} translation (${sibling.id})`);
+        if (sibling)
+          throw new CmsError('ALREADY_EXISTS', `The entry already has a ${locale} translation (${sibling.id})`);
         group = source.translation_group;
         base = sharedValues(c, source);
         if (input.slug === undefined && source.slug) slug = `${source.slug}-${locale}`;
         credits ??= await loadCredits(trx, c, source.id);
       }
       // Non-translatable values come from the source: they are one value across the group.
-      const data = validateEntryData(c.fields, { ...(input.data ?? {}), ...base }, { mode: 'create', blockTypes: blockLookup(snap) });
-      const publishNow = !c.supports.includes('drafts') && !input.translationOf && canPublish(actor, { author_id: actor.userId });
+      const data = validateEntryData(
+        c.fields,
+        { ...(input.data ?? {}), ...base },
+        { mode: 'create', blockTypes: blockLookup(snap) },
+      );
+      const publishNow =
+        !c.supports.includes('drafts') && !input.translationOf && canPublish(actor, { author_id: actor.userId });
       slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, ctx.dialect, c, data, locale);
       await checkUniques(trx, ctx.dialect, c, data, locale);
       await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'create', entryId: null, locale, data, actor });
@@ -132,7 +149,15 @@ export function writeOps(deps: ContentDeps) {
       if (credits) row.primary_byline_id = await writeCredits(trx, c, id, credits);
       await applyRefs(trx, snap, c, group, refs, now);
       if (revisionsOn(c)) {
-        const revId = await writeRevision(trx, c, id, { slug, data, bylines: credits ?? null }, publishNow ? 'publish' : 'save', actor, now);
+        const revId = await writeRevision(
+          trx,
+          c,
+          id,
+          { slug, data, bylines: credits ?? null },
+          publishNow ? 'publish' : 'save',
+          actor,
+          now,
+        );
         if (publishNow) row.live_revision_id = revId;
       }
       if (row.primary_byline_id || row.live_revision_id) {
@@ -163,11 +188,19 @@ export function writeOps(deps: ContentDeps) {
       const now = nowIso(deps);
       const staging = revisionsOn(c) && (row.status === 'published' || row.draft_revision_id !== null);
       if (!staging && row.status === 'published' && !canPublish(actor, row)) {
-        throw new CmsError('INSUFFICIENT_PERMISSIONS', 'Changing a published entry of this collection needs the right to publish');
+        throw new CmsError(
+          'INSUFFICIENT_PERMISSIONS',
+          'Changing a published entry of this collection needs the right to publish',
+        );
       }
-      const draftRev = staging && row.draft_revision_id
-        ? await trx.selectFrom('_cms_revisions').selectAll().where('id', '=', row.draft_revision_id).executeTakeFirst()
-        : undefined;
+      const draftRev =
+        staging && row.draft_revision_id
+          ? await trx
+              .selectFrom('_cms_revisions')
+              .selectAll()
+              .where('id', '=', row.draft_revision_id)
+              .executeTakeFirst()
+          : undefined;
       const draft = draftRev ? parseRevision(draftRev) : undefined;
       const current = { ...decodeData(c, row), ...(draft?.data ?? {}) };
       const currentSlug = draft ? draft.slug : row.slug;
@@ -182,7 +215,14 @@ export function writeOps(deps: ContentDeps) {
         slug = input.slug === null ? null : await claimSlug(trx, c, input.slug, row.locale, id);
       }
       await checkUniques(trx, ctx.dialect, c, changes, row.locale, id);
-      await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'update', entryId: id, locale: row.locale, data: next, actor });
+      await deps.hooks.runBeforeSave({
+        collection: c.slug,
+        operation: 'update',
+        entryId: id,
+        locale: row.locale,
+        data: next,
+        actor,
+      });
       const refs = await resolveReferences(trx, snap, c, row.translation_group, input.references);
       const set: Record<string, unknown> = { updated_at: now };
       if (input.bylines) set.primary_byline_id = await writeCredits(trx, c, id, input.bylines);
@@ -190,7 +230,15 @@ export function writeOps(deps: ContentDeps) {
 
       if (staging) {
         const stagedRefs = { ...(draft?.refs ?? {}), ...refs };
-        set.draft_revision_id = await writeRevision(trx, c, id, { slug, data: next, refs: stagedRefs, bylines: credits }, 'draft', actor, now);
+        set.draft_revision_id = await writeRevision(
+          trx,
+          c,
+          id,
+          { slug, data: next, refs: stagedRefs, bylines: credits },
+          'draft',
+          actor,
+          now,
+        );
       } else {
         Object.assign(set, encodeData(ctx.dialect, c, changes));
         set.slug = slug;
@@ -201,7 +249,10 @@ export function writeOps(deps: ContentDeps) {
       // Without revisions a save is live at once, so shared values follow to the other translations.
       if (!revisionsOn(c)) await syncNonTranslatable(trx, ctx.dialect, c, row, next, now);
       if (revisionsOn(c)) {
-        await pruneRevisions(trx, c, id, [row.live_revision_id, (set.draft_revision_id as string) ?? row.draft_revision_id]);
+        await pruneRevisions(trx, c, id, [
+          row.live_revision_id,
+          (set.draft_revision_id as string) ?? row.draft_revision_id,
+        ]);
       }
       return (await loadRow(trx, c, id)) as EntryRow;
     });

@@ -9,10 +9,21 @@ describeEachDialect('bylines', (dialect) => {
     const cms = await testCms(dialect, { config: { i18n: { locales: ['en', 'fr'], defaultLocale: 'en' } } });
     const guest = await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Guest Writer' } });
     expect(guest.status).toBe(201);
-    expect(guest.body.data).toMatchObject({ displayName: 'Guest Writer', slug: 'guest-writer', userId: null, locale: 'en' });
-    const linked = await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Me', userId: cms.adminId } });
+    expect(guest.body.data).toMatchObject({
+      displayName: 'Guest Writer',
+      slug: 'guest-writer',
+      userId: null,
+      locale: 'en',
+    });
+    const linked = await call(cms, 'POST', '/bylines', {
+      token: cms.adminToken,
+      body: { displayName: 'Me', userId: cms.adminId },
+    });
     expect(linked.status).toBe(201);
-    const twice = await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Me again', userId: cms.adminId } });
+    const twice = await call(cms, 'POST', '/bylines', {
+      token: cms.adminToken,
+      body: { displayName: 'Me again', userId: cms.adminId },
+    });
     expect(twice.status).toBe(409);
     // A translation keeps the source's user unless userId is passed; null leaves it unlinked.
     const fr = await call(cms, 'POST', '/bylines', {
@@ -26,7 +37,9 @@ describeEachDialect('bylines', (dialect) => {
       body: { displayName: 'Invité', locale: 'fr', translationOf: guest.body.data.id, userId: null },
     });
     expect(frGuest.body.data.userId).toBeNull();
-    const tr = await call(cms, 'GET', `/bylines/${linked.body.data.translationGroup}/translations`, { token: cms.adminToken });
+    const tr = await call(cms, 'GET', `/bylines/${linked.body.data.translationGroup}/translations`, {
+      token: cms.adminToken,
+    });
     expect(tr.body.data.items.map((b: { locale: string }) => b.locale)).toEqual(['en', 'fr']);
     const author = await cms.userToken(ROLES.AUTHOR);
     expect((await call(cms, 'POST', '/bylines', { token: author.token, body: { displayName: 'x' } })).status).toBe(403);
@@ -38,13 +51,21 @@ describeEachDialect('bylines', (dialect) => {
     await postsCollection(cms);
     const a = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Ann' } })).body.data;
     const b = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Bob' } })).body.data;
-    const post = await createEntry(cms, { data: { title: 'P' }, bylines: [{ bylineId: a.id, roleLabel: 'Writer' }, b.id] });
+    const post = await createEntry(cms, {
+      data: { title: 'P' },
+      bylines: [{ bylineId: a.id, roleLabel: 'Writer' }, b.id],
+    });
     expect(post.item.byline).toMatchObject({ id: a.id, displayName: 'Ann' });
-    expect(post.item.bylines.map((c: { byline: { id: string }; roleLabel: string | null }) => [c.byline.id, c.roleLabel])).toEqual([
+    expect(
+      post.item.bylines.map((c: { byline: { id: string }; roleLabel: string | null }) => [c.byline.id, c.roleLabel]),
+    ).toEqual([
       [a.id, 'Writer'],
       [b.id, null],
     ]);
-    const unknown = await call(cms, 'POST', '/content/posts', { token: cms.adminToken, body: { data: { title: 'x' }, bylines: ['nope'] } });
+    const unknown = await call(cms, 'POST', '/content/posts', {
+      token: cms.adminToken,
+      body: { data: { title: 'x' }, bylines: ['nope'] },
+    });
     expect(unknown.status).toBe(400);
 
     const del = await call(cms, 'DELETE', `/bylines/${a.id}`, { token: cms.adminToken });
@@ -59,9 +80,11 @@ describeEachDialect('bylines', (dialect) => {
     const cms = await testCms(dialect);
     await postsCollection(cms);
     const writer = await cms.userToken(ROLES.AUTHOR);
-    const mine = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'W', userId: writer.userId } }))
-      .body.data;
-    const other = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'O' } })).body.data;
+    const mine = (
+      await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'W', userId: writer.userId } })
+    ).body.data;
+    const other = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'O' } })).body
+      .data;
     await createEntry(cms, { data: { title: 'credited' }, bylines: [mine.id] });
     await createEntry(cms, { data: { title: 'authored, no credit' } }, writer.token);
     await createEntry(cms, { data: { title: 'authored, other credit' }, bylines: [other.id] }, writer.token);

@@ -52,7 +52,11 @@ describeEachDialect('content lifecycle', (dialect) => {
       body: { data: { title: 'Draft title' } },
     });
     expect(upd.status).toBe(200);
-    expect(upd.body.data.item).toMatchObject({ status: 'published', hasDraft: true, data: { title: 'Draft title', body: 'v1' } });
+    expect(upd.body.data.item).toMatchObject({
+      status: 'published',
+      hasDraft: true,
+      data: { title: 'Draft title', body: 'v1' },
+    });
 
     const asSubscriber = await call(cms, 'GET', `/content/posts/${item.id}`, { token: sub.token });
     expect(asSubscriber.body.data.item.data.title).toBe('Live title');
@@ -72,10 +76,16 @@ describeEachDialect('content lifecycle', (dialect) => {
     expect(live.body.data.item.data.title).toBe('Draft title');
 
     await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'Scrap' } } });
-    const discarded = await call(cms, 'POST', `/content/posts/${item.id}/discard-draft`, { token: cms.adminToken, body: {} });
+    const discarded = await call(cms, 'POST', `/content/posts/${item.id}/discard-draft`, {
+      token: cms.adminToken,
+      body: {},
+    });
     expect(discarded.status).toBe(200);
     expect(discarded.body.data.item).toMatchObject({ hasDraft: false, data: { title: 'Draft title' } });
-    const noDraft = await call(cms, 'POST', `/content/posts/${item.id}/discard-draft`, { token: cms.adminToken, body: {} });
+    const noDraft = await call(cms, 'POST', `/content/posts/${item.id}/discard-draft`, {
+      token: cms.adminToken,
+      body: {},
+    });
     expect(noDraft.status).toBe(409);
     expect(noDraft.body.error.code).toBe('INVALID_STATE');
   });
@@ -85,7 +95,10 @@ describeEachDialect('content lifecycle', (dialect) => {
     await postsCollection(cms, { supports: ['drafts', 'editLock'] });
     const { item } = await createEntry(cms, { data: { title: 'One' } });
     await publish(cms, item.id);
-    const upd = await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'Two' } } });
+    const upd = await call(cms, 'PUT', `/content/posts/${item.id}`, {
+      token: cms.adminToken,
+      body: { data: { title: 'Two' } },
+    });
     expect(upd.body.data.item).toMatchObject({ status: 'published', hasDraft: false, data: { title: 'Two' } });
   });
 
@@ -96,7 +109,10 @@ describeEachDialect('content lifecycle', (dialect) => {
     const p = await publish(cms, item.id);
     await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'B' } } });
     const future = new Date(Date.now() + 3600_000).toISOString();
-    const sch = await call(cms, 'POST', `/content/posts/${item.id}/schedule`, { token: cms.adminToken, body: { scheduledAt: future } });
+    const sch = await call(cms, 'POST', `/content/posts/${item.id}/schedule`, {
+      token: cms.adminToken,
+      body: { scheduledAt: future },
+    });
     expect(sch.status).toBe(200);
     expect(sch.body.data.item).toMatchObject({ status: 'published', scheduledAt: future });
     const un = await call(cms, 'POST', `/content/posts/${item.id}/unpublish`, { token: cms.adminToken, body: {} });
@@ -113,7 +129,10 @@ describeEachDialect('content lifecycle', (dialect) => {
     await postsCollection(cms);
     const { item } = await createEntry(cms, { data: { title: 'A' } });
     for (const scheduledAt of ['2020-01-01T00:00:00Z', '2099-01-01T00:00:00', 'tomorrow']) {
-      const res = await call(cms, 'POST', `/content/posts/${item.id}/schedule`, { token: cms.adminToken, body: { scheduledAt } });
+      const res = await call(cms, 'POST', `/content/posts/${item.id}/schedule`, {
+        token: cms.adminToken,
+        body: { scheduledAt },
+      });
       expect(res.status, scheduledAt).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
@@ -125,7 +144,9 @@ describeEachDialect('content lifecycle', (dialect) => {
     const un = await call(cms, 'DELETE', `/content/posts/${item.id}/schedule`, { token: cms.adminToken });
     expect(un.status).toBe(200);
     expect(un.body.data.item).toMatchObject({ status: 'draft', scheduledAt: null });
-    expect((await call(cms, 'DELETE', `/content/posts/${item.id}/schedule`, { token: cms.adminToken })).status).toBe(409);
+    expect((await call(cms, 'DELETE', `/content/posts/${item.id}/schedule`, { token: cms.adminToken })).status).toBe(
+      409,
+    );
   });
 
   it('trash, restore (to draft, no schedule), and permanent delete only from the trash', async () => {
@@ -143,7 +164,10 @@ describeEachDialect('content lifecycle', (dialect) => {
     expect(list.body.data.items).toHaveLength(0);
     const trash = await call(cms, 'GET', '/content/posts/trash', { token: cms.adminToken });
     expect(trash.body.data.items.map((i: { id: string }) => i.id)).toEqual([item.id]);
-    const editPut = await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'x' } } });
+    const editPut = await call(cms, 'PUT', `/content/posts/${item.id}`, {
+      token: cms.adminToken,
+      body: { data: { title: 'x' } },
+    });
     expect(editPut.status).toBe(409);
     const restored = await call(cms, 'POST', `/content/posts/${item.id}/restore`, { token: cms.adminToken, body: {} });
     expect(restored.body.data.item).toMatchObject({ status: 'draft', scheduledAt: null, trashedAt: null });
@@ -154,7 +178,11 @@ describeEachDialect('content lifecycle', (dialect) => {
     expect(gone.status).toBe(200);
     expect(gone.body.data).toEqual({ deleted: true, id: item.id });
     expect((await call(cms, 'GET', `/content/posts/${item.id}`, { token: cms.adminToken })).status).toBe(404);
-    const revs = await cms.database.db.selectFrom('_cms_revisions').selectAll().where('entry_id', '=', item.id).execute();
+    const revs = await cms.database.db
+      .selectFrom('_cms_revisions')
+      .selectAll()
+      .where('entry_id', '=', item.id)
+      .execute();
     expect(revs).toHaveLength(0);
   });
 
@@ -165,7 +193,11 @@ describeEachDialect('content lifecycle', (dialect) => {
     await publish(cms, item.id);
     const dup = await call(cms, 'POST', `/content/posts/${item.id}/duplicate`, { token: cms.adminToken, body: {} });
     expect(dup.status).toBe(201);
-    expect(dup.body.data.item).toMatchObject({ slug: 'orig-copy', status: 'draft', data: { title: 'Original', views: 9 } });
+    expect(dup.body.data.item).toMatchObject({
+      slug: 'orig-copy',
+      status: 'draft',
+      data: { title: 'Original', views: 9 },
+    });
     expect(dup.body.data.item.id).not.toBe(item.id);
     const dup2 = await call(cms, 'POST', `/content/posts/${item.id}/duplicate`, { token: cms.adminToken, body: {} });
     expect(dup2.body.data.item.slug).toBe('orig-copy-2');

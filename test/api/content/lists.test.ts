@@ -19,7 +19,9 @@ describeEachDialect('content lists', (dialect) => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const res = await call(cms, 'GET', `/content/posts?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: cms.adminToken });
+      const res = await call(cms, 'GET', `/content/posts?limit=3${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: cms.adminToken,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.total).toBeUndefined();
       seen.push(...titles(res));
@@ -45,7 +47,13 @@ describeEachDialect('content lists', (dialect) => {
   it('orders and filters only on indexed fields', async () => {
     const cms = await testCms(dialect);
     await postsCollection(cms);
-    for (const [title, views] of [['b', 5], ['a', 1], ['c', 9], ['d', 5]] as const) await createEntry(cms, { data: { title, views } });
+    for (const [title, views] of [
+      ['b', 5],
+      ['a', 1],
+      ['c', 9],
+      ['d', 5],
+    ] as const)
+      await createEntry(cms, { data: { title, views } });
     const asc = await call(cms, 'GET', '/content/posts?orderBy=views&order=asc', { token: cms.adminToken });
     expect(titles(asc)[0]).toBe('a');
     expect(asc.body.data.items.map((i: { data: { views: number } }) => i.data.views)).toEqual([1, 5, 5, 9]);
@@ -53,9 +61,14 @@ describeEachDialect('content lists', (dialect) => {
     expect(titles(byTitle)).toEqual(['a', 'b', 'c', 'd']);
     // Keyset paging over a non-unique order key does not skip or repeat.
     const p1 = await call(cms, 'GET', '/content/posts?orderBy=views&order=desc&limit=2', { token: cms.adminToken });
-    const p2 = await call(cms, 'GET', `/content/posts?orderBy=views&order=desc&limit=2&cursor=${p1.body.data.nextCursor}`, {
-      token: cms.adminToken,
-    });
+    const p2 = await call(
+      cms,
+      'GET',
+      `/content/posts?orderBy=views&order=desc&limit=2&cursor=${p1.body.data.nextCursor}`,
+      {
+        token: cms.adminToken,
+      },
+    );
     expect([...titles(p1), ...titles(p2)].sort()).toEqual(['a', 'b', 'c', 'd']);
 
     const notIndexed = await call(cms, 'GET', '/content/posts?orderBy=body', { token: cms.adminToken });
@@ -63,7 +76,9 @@ describeEachDialect('content lists', (dialect) => {
     expect(notIndexed.body.error.details.issues[0].code).toBe('not_indexed');
 
     const filter = (f: unknown) =>
-      call(cms, 'GET', `/content/posts?orderBy=title&fieldFilters=${encodeURIComponent(JSON.stringify(f))}`, { token: cms.adminToken });
+      call(cms, 'GET', `/content/posts?orderBy=title&fieldFilters=${encodeURIComponent(JSON.stringify(f))}`, {
+        token: cms.adminToken,
+      });
     expect(titles(await filter({ views: 5 }))).toEqual(['b', 'd']);
     expect(titles(await filter({ views: { gte: 5, lt: 9 } }))).toEqual(['b', 'd']);
     expect(titles(await filter({ views: { in: [1, 9] } }))).toEqual(['a', 'c']);
@@ -74,12 +89,17 @@ describeEachDialect('content lists', (dialect) => {
   });
 
   it('lists one locale (the default unless asked) and never falls back', async () => {
-    const cms = await testCms(dialect, { config: { i18n: { locales: ['en', 'fr'], defaultLocale: 'en', fallback: { fr: 'en' } } } });
+    const cms = await testCms(dialect, {
+      config: { i18n: { locales: ['en', 'fr'], defaultLocale: 'en', fallback: { fr: 'en' } } },
+    });
     await postsCollection(cms);
     const en = await createEntry(cms, { data: { title: 'Hello' } });
     await createEntry(cms, { data: { title: 'Only English' } });
     await createEntry(cms, { locale: 'fr', translationOf: en.item.id, data: { title: 'Bonjour' } });
-    expect(titles(await call(cms, 'GET', '/content/posts?orderBy=title', { token: cms.adminToken }))).toEqual(['Hello', 'Only English']);
+    expect(titles(await call(cms, 'GET', '/content/posts?orderBy=title', { token: cms.adminToken }))).toEqual([
+      'Hello',
+      'Only English',
+    ]);
     expect(titles(await call(cms, 'GET', '/content/posts?locale=fr', { token: cms.adminToken }))).toEqual(['Bonjour']);
     expect((await call(cms, 'GET', '/content/posts?locale=de', { token: cms.adminToken })).status).toBe(400);
   });

@@ -22,7 +22,12 @@ describeEachDialect('edit locks', (dialect) => {
     expect(got.body.data).toEqual({
       enabled: true,
       heldByCaller: true,
-      holder: { userId: cms.adminId, userName: 'Admin', acquiredAt: '2026-05-01T12:00:00.000Z', expiresAt: '2026-05-01T12:07:00.000Z' },
+      holder: {
+        userId: cms.adminId,
+        userName: 'Admin',
+        acquiredAt: '2026-05-01T12:00:00.000Z',
+        expiresAt: '2026-05-01T12:07:00.000Z',
+      },
     });
 
     const seen = await call(cms, 'POST', `${path}/lock`, { token: editor.token, body: {} });
@@ -44,7 +49,10 @@ describeEachDialect('edit locks', (dialect) => {
         expiresAt: '2026-05-01T12:07:00.000Z',
       });
     }
-    const overridden = await call(cms, 'PUT', path, { token: editor.token, body: { data: { title: 'E' }, overrideLock: true } });
+    const overridden = await call(cms, 'PUT', path, {
+      token: editor.token,
+      body: { data: { title: 'E' }, overrideLock: true },
+    });
     expect(overridden.status).toBe(200);
 
     // The holder's own save extends the lease.
@@ -90,7 +98,10 @@ describeEachDialect('edit locks', (dialect) => {
     await publish(cms, item.id);
     const res = await call(cms, 'POST', `/content/posts/${item.id}/lock`, { token: cms.adminToken, body: {} });
     expect(res.body.data).toEqual({ enabled: false, heldByCaller: false, holder: null });
-    expect((await call(cms, 'PUT', `/content/posts/${item.id}`, { token: editor.token, body: { data: { title: 'B' } } })).status).toBe(200);
+    expect(
+      (await call(cms, 'PUT', `/content/posts/${item.id}`, { token: editor.token, body: { data: { title: 'B' } } }))
+        .status,
+    ).toBe(200);
     const rows = await cms.database.db.selectFrom('_cms_locks').selectAll().execute();
     expect(rows).toHaveLength(0);
   });

@@ -15,13 +15,24 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     }
     await call(cms, 'POST', '/schema/collections/posts/fields', {
       token: cms.adminToken,
-      body: { slug: 'authors', label: 'Authors', type: 'reference', validation: { targetCollection: 'people', multiple: true } },
+      body: {
+        slug: 'authors',
+        label: 'Authors',
+        type: 'reference',
+        validation: { targetCollection: 'people', multiple: true },
+      },
     });
     await call(cms, 'POST', '/schema/collections/posts/fields', {
       token: cms.adminToken,
-      body: { slug: 'related', label: 'Related', type: 'reference', validation: { targetCollection: 'posts', multiple: true } },
+      body: {
+        slug: 'related',
+        label: 'Related',
+        type: 'reference',
+        validation: { targetCollection: 'posts', multiple: true },
+      },
     });
-    const byline = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Ann' } })).body.data;
+    const byline = (await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Ann' } })).body
+      .data;
     const people: string[] = [];
     for (let i = 0; i < 3; i++) {
       const p = await createEntry(cms, { data: { title: `Person ${i}` } }, cms.adminToken, 'people');
@@ -59,7 +70,11 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     const listCost = cms.database.queryCount - before;
     expect(page.status).toBe(200);
     expect(page.body.data.items).toHaveLength(50);
-    expect(page.body.data.items.every((i: { references: { authors: { items: unknown[] } } }) => i.references.authors.items.length === 3)).toBe(true);
+    expect(
+      page.body.data.items.every(
+        (i: { references: { authors: { items: unknown[] } } }) => i.references.authors.items.length === 3,
+      ),
+    ).toBe(true);
     expect(listCost).toBeLessThanOrEqual(2);
 
     await call(cms, 'GET', '/content/posts?limit=50', { token: sub.token });

@@ -11,12 +11,20 @@ async function setup(cms: TestCms, multiple = false) {
     ['people', [{ slug: 'name', label: 'Name', type: 'string' }]],
     ['posts', [{ slug: 'title', label: 'Title', type: 'string' }]],
   ] as const) {
-    const res = await call(cms, 'POST', '/schema/collections', { token: cms.adminToken, body: { slug, label: slug, fields } });
+    const res = await call(cms, 'POST', '/schema/collections', {
+      token: cms.adminToken,
+      body: { slug, label: slug, fields },
+    });
     expect(res.status).toBe(201);
   }
   const parent = await call(cms, 'POST', '/schema/collections/posts/fields', {
     token: cms.adminToken,
-    body: { slug: 'authors', label: 'Authors', type: 'reference', validation: { targetCollection: 'people', multiple } },
+    body: {
+      slug: 'authors',
+      label: 'Authors',
+      type: 'reference',
+      validation: { targetCollection: 'people', multiple },
+    },
   });
   expect(parent.status).toBe(201);
   const child = await call(cms, 'POST', '/schema/collections/people/fields', {
@@ -26,7 +34,8 @@ async function setup(cms: TestCms, multiple = false) {
   expect(child.status).toBe(201);
 }
 
-const person = async (cms: TestCms, name: string) => (await createEntry(cms, { data: { name } }, cms.adminToken, 'people')).item;
+const person = async (cms: TestCms, name: string) =>
+  (await createEntry(cms, { data: { name } }, cms.adminToken, 'people')).item;
 
 describeEachDialect('references and relations', (dialect) => {
   it('writes a selection in order and reads linked entries with their details', async () => {
@@ -36,8 +45,24 @@ describeEachDialect('references and relations', (dialect) => {
     const bob = await person(cms, 'Bob');
     const post = await createEntry(cms, { data: { title: 'P' }, references: { authors: [bob.id, ann.id] } });
     expect(post.item.references.authors.items).toEqual([
-      { id: bob.id, slug: 'bob', collection: 'people', title: 'Bob', locale: 'en', translationGroup: bob.translationGroup, status: 'draft' },
-      { id: ann.id, slug: 'ann', collection: 'people', title: 'Ann', locale: 'en', translationGroup: ann.translationGroup, status: 'draft' },
+      {
+        id: bob.id,
+        slug: 'bob',
+        collection: 'people',
+        title: 'Bob',
+        locale: 'en',
+        translationGroup: bob.translationGroup,
+        status: 'draft',
+      },
+      {
+        id: ann.id,
+        slug: 'ann',
+        collection: 'people',
+        title: 'Ann',
+        locale: 'en',
+        translationGroup: ann.translationGroup,
+        status: 'draft',
+      },
     ]);
     expect(post.item.references.authors.nextCursor).toBeUndefined();
     // The child end selects the entries pointing at it.
@@ -45,7 +70,10 @@ describeEachDialect('references and relations', (dialect) => {
     expect(annRead.body.data.item.references.posts.items.map((i: { id: string }) => i.id)).toEqual([post.item.id]);
     // A reference value is not part of data.
     expect(post.item.data.authors).toBeUndefined();
-    const inData = await call(cms, 'POST', '/content/posts', { token: cms.adminToken, body: { data: { title: 'x', authors: [ann.id] } } });
+    const inData = await call(cms, 'POST', '/content/posts', {
+      token: cms.adminToken,
+      body: { data: { title: 'x', authors: [ann.id] } },
+    });
     expect(inData.status).toBe(400);
   });
 
@@ -113,16 +141,25 @@ describeEachDialect('references and relations', (dialect) => {
     const ids = (r: { body: { data: { item: { references: { authors: { items: Array<{ id: string }> } } } } } }) =>
       r.body.data.item.references.authors.items.map((i) => i.id);
 
-    await call(cms, 'PUT', `/content/posts/${post.item.id}`, { token: cms.adminToken, body: { references: { authors: [bob.id] } } });
+    await call(cms, 'PUT', `/content/posts/${post.item.id}`, {
+      token: cms.adminToken,
+      body: { references: { authors: [bob.id] } },
+    });
     expect(ids(await call(cms, 'GET', `/content/posts/${post.item.id}`, { token: sub.token }))).toEqual([ann.id]);
     expect(ids(await call(cms, 'GET', `/content/posts/${post.item.id}`, { token: cms.adminToken }))).toEqual([bob.id]);
 
     await call(cms, 'POST', `/content/posts/${post.item.id}/discard-draft`, { token: cms.adminToken, body: {} });
     expect(ids(await call(cms, 'GET', `/content/posts/${post.item.id}`, { token: cms.adminToken }))).toEqual([ann.id]);
 
-    await call(cms, 'PUT', `/content/posts/${post.item.id}`, { token: cms.adminToken, body: { references: { authors: [bob.id, ann.id] } } });
+    await call(cms, 'PUT', `/content/posts/${post.item.id}`, {
+      token: cms.adminToken,
+      body: { references: { authors: [bob.id, ann.id] } },
+    });
     await publish(cms, post.item.id);
-    expect(ids(await call(cms, 'GET', `/content/posts/${post.item.id}`, { token: sub.token }))).toEqual([bob.id, ann.id]);
+    expect(ids(await call(cms, 'GET', `/content/posts/${post.item.id}`, { token: sub.token }))).toEqual([
+      bob.id,
+      ann.id,
+    ]);
   });
 
   it('re-checks relation limits on publish', async () => {
@@ -131,7 +168,10 @@ describeEachDialect('references and relations', (dialect) => {
     const ann = await person(cms, 'Ann');
     const post = await createEntry(cms, { data: { title: 'P' } });
     await publish(cms, post.item.id);
-    await call(cms, 'PUT', `/content/posts/${post.item.id}`, { token: cms.adminToken, body: { references: { authors: [ann.id] } } });
+    await call(cms, 'PUT', `/content/posts/${post.item.id}`, {
+      token: cms.adminToken,
+      body: { references: { authors: [ann.id] } },
+    });
     // Meanwhile another post takes Ann as its (only allowed) parent link.
     await createEntry(cms, { data: { title: 'Other' }, references: { authors: [ann.id] } });
     const res = await call(cms, 'POST', `/content/posts/${post.item.id}/publish`, { token: cms.adminToken, body: {} });
@@ -143,7 +183,14 @@ describeEachDialect('references and relations', (dialect) => {
     const cms = await testCms(dialect, { config: { i18n } });
     await setup(cms, true);
     const annEn = await person(cms, 'Ann');
-    const annFr = (await createEntry(cms, { locale: 'fr', translationOf: annEn.id, data: { name: 'Anne' } }, cms.adminToken, 'people')).item;
+    const annFr = (
+      await createEntry(
+        cms,
+        { locale: 'fr', translationOf: annEn.id, data: { name: 'Anne' } },
+        cms.adminToken,
+        'people',
+      )
+    ).item;
     const bob = await person(cms, 'Bob');
     const postEn = await createEntry(cms, { data: { title: 'Hello' }, references: { authors: [annEn.id, bob.id] } });
     const postFr = await createEntry(cms, { locale: 'fr', translationOf: postEn.item.id, data: { title: 'Bonjour' } });
@@ -153,7 +200,10 @@ describeEachDialect('references and relations', (dialect) => {
       [bob.id, 'en'],
     ]);
     // Changing the selection through the French entry changes it for the English one too.
-    await call(cms, 'PUT', `/content/posts/${postFr.item.id}`, { token: cms.adminToken, body: { references: { authors: [bob.id] } } });
+    await call(cms, 'PUT', `/content/posts/${postFr.item.id}`, {
+      token: cms.adminToken,
+      body: { references: { authors: [bob.id] } },
+    });
     const en = await call(cms, 'GET', `/content/posts/${postEn.item.id}`, { token: cms.adminToken });
     expect(en.body.data.item.references.authors.items.map((r: { id: string }) => r.id)).toEqual([bob.id]);
   });

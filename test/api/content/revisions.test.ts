@@ -26,7 +26,9 @@ describeEachDialect('revisions', (dialect) => {
     const first = list.items[3];
     const restored = await cms.services.content.restoreRevision(admin, 'posts', item.id, first.id);
     expect(restored.item).toMatchObject({ status: 'published', hasDraft: true, data: { title: 'v1' } });
-    await expect(cms.services.content.restoreRevision(admin, 'posts', item.id, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(cms.services.content.restoreRevision(admin, 'posts', item.id, 'nope')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('keeps a bounded number of revisions and never prunes the live or the draft one', async () => {
@@ -38,7 +40,11 @@ describeEachDialect('revisions', (dialect) => {
     for (let i = 0; i < REVISION_RETENTION + 10; i++) {
       await cms.services.content.update(admin, 'posts', item.id, { data: { title: `draft ${i}` } });
     }
-    const rows = await cms.database.db.selectFrom('_cms_revisions').select('id').where('entry_id', '=', item.id).execute();
+    const rows = await cms.database.db
+      .selectFrom('_cms_revisions')
+      .select('id')
+      .where('entry_id', '=', item.id)
+      .execute();
     expect(rows.length).toBeLessThanOrEqual(REVISION_RETENTION + 1);
     const ids = new Set(rows.map((r) => r.id));
     expect(ids.has(live.item.liveRevisionId)).toBe(true);

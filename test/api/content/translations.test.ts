@@ -17,7 +17,11 @@ describeEachDialect('translations and i18n', (dialect) => {
     await postsCollection(cms, { fields: shared });
     const en = await createEntry(cms, { data: { title: 'Hello', sku: 'A-1' } });
     await publish(cms, en.item.id);
-    const fr = await createEntry(cms, { locale: 'fr', translationOf: en.item.id, data: { title: 'Bonjour', sku: 'ignored' } });
+    const fr = await createEntry(cms, {
+      locale: 'fr',
+      translationOf: en.item.id,
+      data: { title: 'Bonjour', sku: 'ignored' },
+    });
     expect(fr.item).toMatchObject({
       locale: 'fr',
       status: 'draft',
@@ -51,7 +55,12 @@ describeEachDialect('translations and i18n', (dialect) => {
     const sub = await cms.userToken(ROLES.SUBSCRIBER);
     const en = await createEntry(cms, { slug: 'about', data: { title: 'About' } });
     await publish(cms, en.item.id);
-    const fr = await createEntry(cms, { locale: 'fr', translationOf: en.item.id, slug: 'about', data: { title: 'À propos' } });
+    const fr = await createEntry(cms, {
+      locale: 'fr',
+      translationOf: en.item.id,
+      slug: 'about',
+      data: { title: 'À propos' },
+    });
     const read = async (locale: string, token = sub.token) =>
       (await call(cms, 'GET', `/content/posts/about?locale=${locale}`, { token })).body.data?.item;
     expect((await read('fr')).locale).toBe('en'); // French draft is not live: falls back
@@ -73,14 +82,22 @@ describeEachDialect('translations and i18n', (dialect) => {
 
   it('with revisions, publishing copies changed shared values; a sibling draft that changed it keeps its own', async () => {
     const cms = await testCms(dialect, { config: { i18n } });
-    await postsCollection(cms, { fields: [...shared, { slug: 'color', label: 'Color', type: 'string', translatable: false }] });
+    await postsCollection(cms, {
+      fields: [...shared, { slug: 'color', label: 'Color', type: 'string', translatable: false }],
+    });
     const en = await createEntry(cms, { data: { title: 'Hello', sku: 'A-1', color: 'red' } });
     await publish(cms, en.item.id);
     const fr = await createEntry(cms, { locale: 'fr', translationOf: en.item.id, data: { title: 'Bonjour' } });
     await publish(cms, fr.item.id);
     // The French draft changes color; the English draft changes sku and color.
-    await call(cms, 'PUT', `/content/posts/${fr.item.id}`, { token: cms.adminToken, body: { data: { color: 'bleu' } } });
-    await call(cms, 'PUT', `/content/posts/${en.item.id}`, { token: cms.adminToken, body: { data: { sku: 'A-2', color: 'green' } } });
+    await call(cms, 'PUT', `/content/posts/${fr.item.id}`, {
+      token: cms.adminToken,
+      body: { data: { color: 'bleu' } },
+    });
+    await call(cms, 'PUT', `/content/posts/${en.item.id}`, {
+      token: cms.adminToken,
+      body: { data: { sku: 'A-2', color: 'green' } },
+    });
     // Saving a draft changed only that entry.
     const sub = await cms.userToken(ROLES.SUBSCRIBER);
     expect((await get(cms, fr.item.id, sub.token)).data).toMatchObject({ sku: 'A-1', color: 'red' });
@@ -98,7 +115,10 @@ describeEachDialect('translations and i18n', (dialect) => {
     await postsCollection(cms);
     const en = await createEntry(cms, { data: { title: 'x' } });
     expect(en.item.locale).toBe('en');
-    const fr = await call(cms, 'POST', '/content/posts', { token: cms.adminToken, body: { locale: 'fr', data: { title: 'y' } } });
+    const fr = await call(cms, 'POST', '/content/posts', {
+      token: cms.adminToken,
+      body: { locale: 'fr', data: { title: 'y' } },
+    });
     expect(fr.status).toBe(400);
   });
 });

@@ -14,7 +14,9 @@ describeEachDialect('field values on writes', (dialect) => {
         { slug: 'tags', label: 'Tags', type: 'multiSelect', validation: { options: ['a', 'b'] } },
       ],
     });
-    const ok = await createEntry(cms, { data: { title: 'T', at: '2026-06-01T12:00:00+02:00', code: 'X', tags: ['a'] } });
+    const ok = await createEntry(cms, {
+      data: { title: 'T', at: '2026-06-01T12:00:00+02:00', code: 'X', tags: ['a'] },
+    });
     expect(ok.item.data).toMatchObject({ at: '2026-06-01T10:00:00.000Z', code: 'X', tags: ['a'] });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ title: 'T', at: '2026-06-01T12:00:00' }, 'at'],
@@ -31,9 +33,15 @@ describeEachDialect('field values on writes', (dialect) => {
       expect(res.body.error.details.issues.map((i: { path: unknown[] }) => i.path[1])).toContain(field);
     }
     // Unique is per locale: the French entry may reuse the value.
-    const fr = await call(cms, 'POST', '/content/posts', { token: cms.adminToken, body: { locale: 'fr', data: { title: 'T', code: 'X' } } });
+    const fr = await call(cms, 'POST', '/content/posts', {
+      token: cms.adminToken,
+      body: { locale: 'fr', data: { title: 'T', code: 'X' } },
+    });
     expect(fr.status).toBe(201);
-    const partial = await call(cms, 'PUT', `/content/posts/${ok.item.id}`, { token: cms.adminToken, body: { data: { title: '' } } });
+    const partial = await call(cms, 'PUT', `/content/posts/${ok.item.id}`, {
+      token: cms.adminToken,
+      body: { data: { title: '' } },
+    });
     expect(partial.status).toBe(400);
   });
 
@@ -45,7 +53,10 @@ describeEachDialect('field values on writes', (dialect) => {
     const read = await call(cms, 'GET', `/content/posts/${item.id}`, { token: cms.adminToken });
     expect(read.body.data.item.data.link).toBe('javascript:alert(1)');
     // A partial update that leaves the field alone is fine.
-    expect((await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'New' } } })).status).toBe(200);
+    expect(
+      (await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'New' } } }))
+        .status,
+    ).toBe(200);
     const again = await call(cms, 'PUT', `/content/posts/${item.id}`, {
       token: cms.adminToken,
       body: { data: { link: 'javascript:alert(1)' } },
@@ -62,17 +73,30 @@ describeEachDialect('field values on writes', (dialect) => {
     const off = cms.services.content.hooks.beforeSave('no-spam', (e) =>
       String(e.data.title).includes('spam') ? { reject: 'Titles may not mention spam' } : undefined,
     );
-    const res = await call(cms, 'POST', '/content/posts', { token: cms.adminToken, body: { data: { title: 'buy spam' } } });
+    const res = await call(cms, 'POST', '/content/posts', {
+      token: cms.adminToken,
+      body: { data: { title: 'buy spam' } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'SAVE_REJECTED', message: 'Titles may not mention spam' });
     const { item } = await createEntry(cms, { data: { title: 'fine' } });
     await publish(cms, item.id);
-    const upd = await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'spam' } } });
+    const upd = await call(cms, 'PUT', `/content/posts/${item.id}`, {
+      token: cms.adminToken,
+      body: { data: { title: 'spam' } },
+    });
     expect(upd.status).toBe(422);
     const cur = await call(cms, 'GET', `/content/posts/${item.id}`, { token: cms.adminToken });
     expect(cur.body.data.item).toMatchObject({ hasDraft: false, data: { title: 'fine' } });
     off();
-    expect((await call(cms, 'PUT', `/content/posts/${item.id}`, { token: cms.adminToken, body: { data: { title: 'spam' } } })).status).toBe(200);
+    expect(
+      (
+        await call(cms, 'PUT', `/content/posts/${item.id}`, {
+          token: cms.adminToken,
+          body: { data: { title: 'spam' } },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('stores repeater and blocks structures', async () => {
@@ -102,7 +126,13 @@ describeEachDialect('field values on writes', (dialect) => {
     expect(good.item.data.content).toEqual([{ _type: 'quote', _version: 1, _key: 'k1', text: 'Hi' }]);
     const bad = await call(cms, 'POST', '/content/posts', {
       token: cms.adminToken,
-      body: { data: { title: 'T', links: [{ href: 'x' }, { href: 'https://b' }, { href: 'https://c' }], content: [{ _type: 'hero', _version: 1, _key: 'k' }] } },
+      body: {
+        data: {
+          title: 'T',
+          links: [{ href: 'x' }, { href: 'https://b' }, { href: 'https://c' }],
+          content: [{ _type: 'hero', _version: 1, _key: 'k' }],
+        },
+      },
     });
     expect(bad.status).toBe(400);
     const paths = bad.body.error.details.issues.map((i: { path: unknown[] }) => i.path.slice(0, 2).join('.'));

@@ -1,0 +1,75 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Actor } from '../auth/actor.js';
+import { requireScope } from '../auth/actor.js';
+import { CmsError, constraintConflict, isCmsError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { Services } from '../services/index.js';
+import { jsonSchemaOf, type ToolDef } from './registry.js';
+import { coreTools } from './tools/index.js';
+
+export const MCP_SERVER_INFO = { name: 'cms', version: '0.1.0' };
+
+/** A tool failure as the spec shapes it: `isError`, `[CODE] message` first, the code and details in `_meta`. */
+export function errorResult(err: CmsError): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `[${err.code}] ${err.message}` }],
+    _meta: { code: err.code, ...(err.details ? { details: err.details } : {}) },
+  };
+}
+
+function toolList(tools: ToolDef[]) {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchemaOf(t.input, 'input'),
+    ...(t.output ? { outputSchema: jsonSchemaOf(t.output, 'output') } : {}),
+    annotations: { title: t.title, ...t.annotations },
+  }));
+}
+
+/**
+ * A fresh MCP server for one request (stateless Streamable HTTP), bound to
+ * the caller. Tools call services; the scope is checked here, the role in
+ * the services.
+ */
+export function createMcpServer(services: Services, actor: Actor, log: Logger, tools: ToolDef[] = coreTools): Server {
+  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  const byName = new Map(tools.map((t) => [t.name, t]));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList(tools) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const def = byName.get(request.params.name);
+    if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
+    try {
+      requireScope(actor, def.scope);
+      const parsed = def.input.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) {
+        throw new CmsError('VALIDATION_ERROR', 'Invalid tool arguments', {
+          issues: parsed.error.issues.map((i) => ({
+            path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+            code: i.code,
+            message: i.message,
+          })),
+        });
+      }
+      const result = await def.run({ services, actor }, parsed.data);
+      const text = JSON.stringify(result ?? null);
+      return {
+        content: [{ type: 'text', text }],
+        ...(def.output && result && typeof result === 'object'
+          ? { structuredContent: result as Record<string, unknown> }
+          : {}),
+      };
+    } catch (err) {
+      const known = isCmsError(err) ? err : constraintConflict(err);
+      if (known) return errorResult(known);
+      log.error({ err, tool: def.name }, 'tool failed');
+      return errorResult(new CmsError('INTERNAL_ERROR', 'Internal error'));
+    }
+  });
+  return server;
+}
