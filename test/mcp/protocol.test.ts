@@ -1,0 +1,117 @@
+import { expect, it } from 'vitest';
+import { coreTools } from '../../src/mcp/tools/index.js';
+import { testCms } from '../helpers/cms.js';
+import { describeEachDialect } from '../helpers/db.js';
+import { mcpClient, serve } from '../helpers/mcp.js';
+
+/** Tool names and titles of the spec's table, for the domains built so far. */
+const SPEC_TOOLS: Record<string, string> = {
+  content_list: 'List Content',
+  content_get: 'Get Content',
+  content_create: 'Create Content',
+  content_update: 'Update Content',
+  content_delete: 'Delete Content (Trash)',
+  content_restore: 'Restore Content',
+  content_permanent_delete: 'Permanently Delete Content',
+  content_publish: 'Publish Content',
+  content_unpublish: 'Unpublish Content',
+  content_schedule: 'Schedule Content',
+  content_unschedule: 'Cancel Scheduled Publication',
+  content_compare: 'Compare Live vs Draft',
+  content_discard_draft: 'Discard Draft',
+  content_list_trashed: 'List Trashed Content',
+  content_duplicate: 'Duplicate Content',
+  content_translations: 'Get Content Translations',
+  byline_list: 'List Bylines',
+  byline_get: 'Get Byline',
+  byline_create: 'Create Byline',
+  byline_update: 'Update Byline',
+  byline_delete: 'Delete Byline',
+  byline_translations: 'List Byline Translations',
+  schema_list_collections: 'List Collections',
+  schema_get_collection: 'Get Collection Schema',
+  schema_list_block_types: 'List Block Types',
+  schema_get_block_type: 'Get Block Type',
+  schema_create_block_type: 'Create Block Type',
+  schema_update_block_type: 'Update Block Type',
+  schema_activate_block_type_version: 'Activate Block Type Version',
+  schema_create_collection: 'Create Collection',
+  schema_delete_collection: 'Delete Collection',
+  schema_update_collection: 'Update Collection',
+  schema_create_field: 'Add Field to Collection',
+  schema_delete_field: 'Remove Field from Collection',
+  schema_update_field: 'Update Field',
+  revision_list: 'List Revisions',
+  revision_restore: 'Restore Revision',
+};
+
+const DESTRUCTIVE = ['content_permanent_delete', 'byline_delete', 'schema_delete_collection', 'schema_delete_field'];
+
+describeEachDialect('MCP endpoint', (dialect) => {
+  it('initializes statelessly and lists every tool with its title, scope-free schema and annotations', async () => {
+    const cms = await testCms(dialect);
+    const url = await serve(cms);
+    const mcp = await mcpClient(url, cms.adminToken);
+    expect(mcp.client.getServerVersion()?.name).toBe('cms');
+    const { tools } = await mcp.client.listTools();
+    expect(Object.fromEntries(tools.map((t) => [t.name, t.title]))).toEqual(SPEC_TOOLS);
+    for (const t of tools) {
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.description?.length, t.name).toBeGreaterThan(10);
+      const readOnly = /_(list|get|compare|translations)|_list_/.test(t.name) || t.name.endsWith('_list_trashed');
+      expect(t.annotations?.readOnlyHint, t.name).toBe(readOnly);
+      expect(t.annotations?.destructiveHint, t.name).toBe(DESTRUCTIVE.includes(t.name));
+    }
+    expect(coreTools).toHaveLength(Object.keys(SPEC_TOOLS).length);
+    await mcp.close();
+  });
+
+  it('needs a Bearer token: 401 with the discovery URL, cookies do not count; GET and DELETE are 405', async () => {
+    const cms = await testCms(dialect);
+    const url = await serve(cms);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const anon = await fetch(`${url}/_cms/api/mcp`, { method: 'POST', headers, body });
+    expect(anon.status).toBe(401);
+    expect(anon.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${cms.config.publicUrl}/.well-known/oauth-protected-resource"`,
+    );
+    const bad = await fetch(`${url}/_cms/api/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer cms_pat_nope' },
+      body,
+    });
+    expect(bad.status).toBe(401);
+    const cookie = await fetch(`${url}/_cms/api/mcp`, {
+      method: 'POST',
+      headers: { ...headers, cookie: 'cms_session=abc' },
+      body,
+    });
+    expect(cookie.status).toBe(401);
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${url}/_cms/api/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${cms.adminToken}` },
+      });
+      expect(res.status, method).toBe(405);
+    }
+  });
+
+  it('answers malformed JSON-RPC with a JSON-RPC error, without internals', async () => {
+    const cms = await testCms(dialect);
+    const url = await serve(cms);
+    const res = await fetch(`${url}/_cms/api/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${cms.adminToken}`,
+      },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
+    expect(res.status).toBe(400);
+    const json = await res.json();
+    expect(json.jsonrpc).toBe('2.0');
+    expect(json.error.code).toBe(-32700);
+  });
+});
