@@ -110,7 +110,7 @@ describeEachDialect('MCP endpoint', (dialect) => {
       body: '{"jsonrpc": "2.0", "id": 1, "method": ',
     });
     expect(res.status).toBe(400);
-    const json = await res.json();
+    const json = (await res.json()) as any;
     expect(json.jsonrpc).toBe('2.0');
     expect(json.error.code).toBe(-32700);
   });

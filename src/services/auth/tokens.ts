@@ -5,27 +5,10 @@ import type { ApiToken } from '../tokens/index.js';
 import type { AuthDeps } from './deps.js';
 import { requireUser } from './present.js';
 
-export interface TokenRecord {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
+/** A token as its owner sees it (the owner and revocation are implied). */
+export type TokenRecord = Omit<ApiToken, 'userId' | 'revokedAt'>;
 
-function toRecord(t: ApiToken): TokenRecord {
-  return {
-    id: t.id,
-    name: t.name,
-    prefix: t.prefix,
-    scopes: t.scopes,
-    createdAt: t.createdAt,
-    lastUsedAt: t.lastUsedAt,
-    expiresAt: t.expiresAt,
-  };
-}
+const toRecord = ({ userId: _owner, revokedAt: _revoked, ...record }: ApiToken): TokenRecord => record;
 
 /**
  * Personal access tokens of the signed-in user (an Admin may list and revoke

@@ -13,9 +13,9 @@ import { blockLookup, type ContentDeps, collectionFor, nowIso, revisionsOn } fro
 import type { EntryRow } from './model.js';
 import { applyPublish } from './publish.js';
 import { appliedSelection, applySelection, dropGroupLinks, refFields } from './references.js';
-import { checkRev, staleWrite } from './rev.js';
+import { checkRev } from './rev.js';
 import { parseRevision, requireRevision, writeRevision } from './revisions.js';
-import { casUpdate, decodeData, dyn, encodeData, loadGroup, loadRow, loadRowForWrite } from './rows.js';
+import { decodeData, dyn, encodeData, loadGroup, loadRow, loadRowForWrite, newEntryRow, updateRow } from './rows.js';
 
 export interface GuardedInput {
   _rev?: string;
@@ -72,9 +72,7 @@ export function lifecycleOps(deps: ContentDeps) {
       { ...input, check: 'publish', trashed: false },
       async (trx, c, row, _s, now) => {
         if (row.status !== 'published') throw invalidState('The entry is not published');
-        if (!(await casUpdate(trx, c, id, row.version, { status: 'draft', scheduled_at: null, updated_at: now }))) {
-          throw staleWrite();
-        }
+        await updateRow(trx, c, row, { status: 'draft', scheduled_at: null, updated_at: now });
       },
     );
   }
@@ -111,8 +109,7 @@ export function lifecycleOps(deps: ContentDeps) {
         }
         // A published entry keeps its live version until the scheduled draft goes live.
         const status = row.status === 'published' ? 'published' : 'scheduled';
-        if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: at, updated_at: now })))
-          throw staleWrite();
+        await updateRow(trx, c, row, { status, scheduled_at: at, updated_at: now });
       },
     );
   }
@@ -126,8 +123,7 @@ export function lifecycleOps(deps: ContentDeps) {
       async (trx, c, row, _s, now) => {
         if (!row.scheduled_at) throw invalidState('The entry is not scheduled');
         const status = row.status === 'scheduled' ? 'draft' : row.status;
-        if (!(await casUpdate(trx, c, id, row.version, { status, scheduled_at: null, updated_at: now })))
-          throw staleWrite();
+        await updateRow(trx, c, row, { status, scheduled_at: null, updated_at: now });
       },
     );
   }
@@ -138,7 +134,7 @@ export function lifecycleOps(deps: ContentDeps) {
       if (!row.draft_revision_id) throw invalidState('The entry has no pending draft');
       const set: Record<string, unknown> = { draft_revision_id: null, updated_at: now };
       if (row.status === 'published') set.scheduled_at = null;
-      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+      await updateRow(trx, c, row, set);
       await trx.deleteFrom('_cms_revisions').where('id', '=', row.draft_revision_id).execute();
     });
   }
@@ -149,9 +145,7 @@ export function lifecycleOps(deps: ContentDeps) {
     const row = await loadRow(ctx.db, c, id);
     const check: Check = row?.status === 'published' ? 'publish' : 'edit';
     await guarded(actor, collection, id, { ...input, check, trashed: false }, async (trx, c2, r, _s, now) => {
-      if (!(await casUpdate(trx, c2, id, r.version, { deleted_at: now, scheduled_at: null, updated_at: now }))) {
-        throw staleWrite();
-      }
+      await updateRow(trx, c2, r, { deleted_at: now, scheduled_at: null, updated_at: now });
       await deps.locks.drop(trx, c2, id);
     });
   }
@@ -166,7 +160,7 @@ export function lifecycleOps(deps: ContentDeps) {
         throw new CmsError('CONFLICT', 'Another entry now uses a unique value of this one; change it before restoring');
       }
       const set = { deleted_at: null, status: 'draft', scheduled_at: null, updated_at: now };
-      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+      await updateRow(trx, c, row, set);
     });
   }
 
@@ -215,23 +209,7 @@ export function lifecycleOps(deps: ContentDeps) {
       const slug = src.slug ? await freeSlug(trx, ctx.dialect, c, `${src.slug}-copy`, src.locale) : null;
       const uniqueFree: Record<string, unknown> = { ...data };
       for (const f of c.fields) if (f.unique) delete uniqueFree[f.slug];
-      const row: EntryRow = {
-        id: newIdValue,
-        slug,
-        status: 'draft',
-        locale: src.locale,
-        translation_group: group,
-        author_id: actor.userId,
-        primary_byline_id: null,
-        created_at: now,
-        updated_at: now,
-        published_at: null,
-        scheduled_at: null,
-        deleted_at: null,
-        version: 1,
-        live_revision_id: null,
-        draft_revision_id: null,
-      };
+      const row = newEntryRow({ id: newIdValue, slug, locale: src.locale, group, authorId: actor.userId, now });
       // Unique values cannot be shared, so the copy starts without them.
       await dyn(trx)
         .insertInto(c.table)
@@ -293,7 +271,7 @@ export function lifecycleOps(deps: ContentDeps) {
           await writeRevision(trx, c, id, { slug: rev.slug, data }, 'restore', actor, now);
         }
         if (rev.bylines) set.primary_byline_id = await writeCredits(trx, c, id, rev.bylines);
-        if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+        await updateRow(trx, c, row, set);
       },
     );
   }

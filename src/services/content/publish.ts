@@ -6,9 +6,8 @@ import { checkUniques } from './checks.js';
 import { type ContentDeps, revisionsOn } from './deps.js';
 import type { EntryRow, StagedRefs } from './model.js';
 import { appliedSelection, applySelection, checkLimits, refFields } from './references.js';
-import { staleWrite } from './rev.js';
 import { parseRevision, pruneRevisions, writeRevision } from './revisions.js';
-import { casUpdate, decodeData, encodeData, slugTaken } from './rows.js';
+import { decodeData, encodeData, slugTaken, updateRow } from './rows.js';
 import { syncNonTranslatable } from './sync.js';
 
 /**
@@ -60,7 +59,7 @@ export async function applyPublish(
     set.live_revision_id =
       row.draft_revision_id ?? (await writeRevision(trx, c, row.id, { slug, data: live }, 'publish', actor, now));
   }
-  if (!(await casUpdate(trx, c, row.id, row.version, set))) throw staleWrite();
+  await updateRow(trx, c, row, set);
   await syncNonTranslatable(trx, ctx.dialect, c, row, live, now);
   if (revisionsOn(c)) await pruneRevisions(trx, c, row.id, [set.live_revision_id as string]);
 }

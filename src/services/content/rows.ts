@@ -4,6 +4,7 @@ import { type DialectName, decodeValue, encodeValue } from '../../db/dialect.js'
 import { COLUMN_KIND } from '../fields/types.js';
 import type { CollectionInfo, FieldInfo } from '../schema/model.js';
 import type { EntryRow } from './model.js';
+import { staleWrite } from './rev.js';
 
 /**
  * Reading and writing entry table rows. Entry tables are dynamic, so this is
@@ -112,6 +113,45 @@ export async function casUpdate(
     .where('version', '=', version)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** casUpdate that answers a lost race with REV_CONFLICT. */
+export async function updateRow(
+  db: Kdb,
+  c: CollectionInfo,
+  row: EntryRow,
+  set: Record<string, unknown>,
+): Promise<void> {
+  if (!(await casUpdate(db, c, row.id, row.version, set))) throw staleWrite();
+}
+
+/** System columns of a new entry (a draft unless told otherwise). */
+export function newEntryRow(init: {
+  id: string;
+  slug: string | null;
+  locale: string;
+  group: string;
+  authorId: string | null;
+  now: string;
+  published?: boolean;
+}): EntryRow {
+  return {
+    id: init.id,
+    slug: init.slug,
+    status: init.published ? 'published' : 'draft',
+    locale: init.locale,
+    translation_group: init.group,
+    author_id: init.authorId,
+    primary_byline_id: null,
+    created_at: init.now,
+    updated_at: init.now,
+    published_at: init.published ? init.now : null,
+    scheduled_at: null,
+    deleted_at: null,
+    version: 1,
+    live_revision_id: null,
+    draft_revision_id: null,
+  };
 }
 
 export async function slugTaken(

@@ -12,9 +12,9 @@ import { loadCredits, writeCredits } from './credits.js';
 import { blockLookup, type ContentDeps, collectionFor, localeOf, nowIso, revisionsOn } from './deps.js';
 import type { CreditInput, EntryRow, StagedRefs } from './model.js';
 import { applySelection, checkLimits, groupsForIds, MAX_REFERENCE_IDS, refFields } from './references.js';
-import { checkRev, staleWrite } from './rev.js';
+import { checkRev } from './rev.js';
 import { parseRevision, pruneRevisions, writeRevision } from './revisions.js';
-import { casUpdate, decodeData, dyn, encodeData, loadRow, loadRowForWrite } from './rows.js';
+import { decodeData, dyn, encodeData, loadRow, loadRowForWrite, newEntryRow, updateRow } from './rows.js';
 import { sharedValues, syncNonTranslatable } from './sync.js';
 
 export interface CreateInput {
@@ -125,23 +125,7 @@ export function writeOps(deps: ContentDeps) {
       await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'create', entryId: null, locale, data, actor });
       const id = newId();
       const refs = await resolveReferences(trx, snap, c, group, input.references);
-      const row: EntryRow = {
-        id,
-        slug,
-        status: publishNow ? 'published' : 'draft',
-        locale,
-        translation_group: group,
-        author_id: actor.userId,
-        primary_byline_id: null,
-        created_at: now,
-        updated_at: now,
-        published_at: publishNow ? now : null,
-        scheduled_at: null,
-        deleted_at: null,
-        version: 1,
-        live_revision_id: null,
-        draft_revision_id: null,
-      };
+      const row = newEntryRow({ id, slug, locale, group, authorId: actor.userId, now, published: publishNow });
       await dyn(trx)
         .insertInto(c.table)
         .values({ ...row, ...encodeData(ctx.dialect, c, data) })
@@ -245,7 +229,7 @@ export function writeOps(deps: ContentDeps) {
         await applyRefs(trx, snap, c, row.translation_group, refs, now);
         if (revisionsOn(c)) await writeRevision(trx, c, id, { slug, data: next, bylines: credits }, 'save', actor, now);
       }
-      if (!(await casUpdate(trx, c, id, row.version, set))) throw staleWrite();
+      await updateRow(trx, c, row, set);
       // Without revisions a save is live at once, so shared values follow to the other translations.
       if (!revisionsOn(c)) await syncNonTranslatable(trx, ctx.dialect, c, row, next, now);
       if (revisionsOn(c)) {

@@ -1,21 +1,9 @@
 import type { FieldDefinition } from '../fields/types.js';
-import type { BlockTypeInfo, CollectionInfo, FieldInfo, FieldType, SchemaSnapshot, Support } from './model.js';
+import type { BlockTypeInfo, CollectionInfo, FieldInfo, SchemaSnapshot, Support } from './model.js';
 
 /** Public shapes of the schema API (REST data, MCP results). */
-export interface FieldView {
+export interface FieldView extends FieldDefinition {
   id: string;
-  slug: string;
-  label: string;
-  type: FieldType;
-  required: boolean;
-  unique: boolean;
-  searchable: boolean;
-  indexed: boolean;
-  translatable: boolean;
-  defaultValue?: unknown;
-  validation?: Record<string, unknown>;
-  widget?: string;
-  options?: Record<string, unknown>;
   sortOrder: number;
   createdAt: string;
   updatedAt: string;
