@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { CollectionInfo } from '../schema/model.js';
@@ -32,6 +32,34 @@ export function selectForRead(db: Kdb, dialect: DialectName, c: CollectionInfo, 
       ]);
   }
   return q;
+}
+
+/**
+ * The get-by-ID statement compiled once per collection shape: building and
+ * compiling it with Kysely costs more than running it. The entry ID is bound
+ * through a marker parameter replaced at execution.
+ */
+const ID_MARKER = '\u0000entry-id';
+const compiledById = new Map<string, CompiledQuery>();
+
+export async function readRowById(
+  db: Kdb,
+  dialect: DialectName,
+  c: CollectionInfo,
+  schemaVersion: number,
+  withDraft: boolean,
+  id: string,
+): Promise<ReadRow | undefined> {
+  const key = `${dialect}|${c.id}|${schemaVersion}|${withDraft}`;
+  let compiled = compiledById.get(key);
+  if (!compiled) {
+    compiled = selectForRead(db, dialect, c, withDraft).where(`${c.table}.id`, '=', ID_MARKER).compile() as CompiledQuery;
+    if (compiledById.size > 500) compiledById.clear();
+    compiledById.set(key, compiled);
+  }
+  const parameters = compiled.parameters.map((p) => (p === ID_MARKER ? id : p));
+  const { rows } = await db.executeQuery<ReadRow>(CompiledQuery.raw(compiled.sql, parameters));
+  return rows[0];
 }
 
 export function draftRefsOf(row: ReadRow): StagedRefs | null {

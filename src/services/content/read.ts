@@ -5,7 +5,7 @@ import type { CollectionInfo } from '../schema/model.js';
 import { canReadDrafts, requireDraftReader, requireReader } from './access.js';
 import { type ContentDeps, collectionFor, fallbackChain, localeOf, readScope } from './deps.js';
 import type { ContentItem, ReferencePage } from './model.js';
-import { draftRefsOf, type ReadRow, selectForRead, toItem } from './present.js';
+import { draftRefsOf, type ReadRow, readRowById, selectForRead, toItem } from './present.js';
 import {
   pagesFor,
   parseLinkCursor,
@@ -44,7 +44,8 @@ export function readOps(deps: ContentDeps) {
     const visible = (row: ReadRow | undefined) =>
       row && (drafts || (row.status === 'published' && row.deleted_at === null)) ? row : undefined;
     if (ULID.test(idOrSlug)) {
-      const byId = visible(await base().where(`${c.table}.id`, '=', idOrSlug).executeTakeFirst());
+      const version = (await deps.schema.snapshot()).version;
+      const byId = visible(await readRowById(ctx.db, ctx.dialect, c, version, drafts, idOrSlug));
       if (byId) return byId;
     }
     for (const loc of fallbackChain(deps, localeOf(deps, locale))) {
