@@ -16,6 +16,8 @@ import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
 import { MagicLinkPage } from './pages/MagicLink';
 import { NotFoundPage } from './pages/NotFound';
+import { ConsentPage } from './pages/oauth/Consent';
+import { DevicePage } from './pages/oauth/Device';
 import { SetupPage } from './pages/Setup';
 import { SignupPage } from './pages/Signup';
 import { UsersPage, type UsersSearch } from './pages/users/Users';
@@ -96,6 +98,39 @@ const signupRoute = createRoute({
   },
 });
 
+// ----- Signed-in pages outside the app shell (OAuth consent, device sign-in) -----
+
+/** Signed out: log in first, then come back to the same address (request or code included). */
+const signedInBareRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in-bare',
+  beforeLoad: async ({ context, location }) => {
+    const me = await context.queryClient.ensureQueryData(meQuery);
+    if (!me) throw redirect({ to: '/login', search: { next: safeNext(location.href) } });
+    return { me };
+  },
+});
+
+const oauthConsentRoute = createRoute({
+  getParentRoute: () => signedInBareRoute,
+  path: '/oauth/consent',
+  validateSearch: (search: Record<string, unknown>): { request?: string } => ({ request: str(search.request) }),
+  component: function OAuthConsent() {
+    return (
+      <ConsentPage requestId={oauthConsentRoute.useSearch().request} me={oauthConsentRoute.useRouteContext().me} />
+    );
+  },
+});
+
+const oauthDeviceRoute = createRoute({
+  getParentRoute: () => signedInBareRoute,
+  path: '/oauth/device',
+  validateSearch: (search: Record<string, unknown>): { user_code?: string } => ({ user_code: str(search.user_code) }),
+  component: function OAuthDevice() {
+    return <DevicePage userCode={oauthDeviceRoute.useSearch().user_code} me={oauthDeviceRoute.useRouteContext().me} />;
+  },
+});
+
 // ----- Signed-in area -----
 
 const appRoute = createRoute({
@@ -165,6 +200,7 @@ const routeTree = rootRoute.addChildren([
   magicLinkRoute,
   inviteRoute,
   signupRoute,
+  signedInBareRoute.addChildren([oauthConsentRoute, oauthDeviceRoute]),
   appRoute.addChildren([dashboardRoute, accountRoute, adminRoute.addChildren([usersRoute, allowedDomainsRoute])]),
 ]);
 

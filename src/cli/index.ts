@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { loginCommands } from './commands/login.js';
 import { serverCommands } from './commands/server.js';
 import { usersCommand } from './commands/users.js';
 import { CliError } from './context.js';
@@ -8,6 +9,7 @@ export function buildProgram(): Command {
   const program = new Command('cms').description('Headless CMS command line').exitOverride();
   serverCommands(program);
   usersCommand(program);
+  loginCommands(program);
   return program;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Generated } from 'kysely';
 import type { IdentityTables } from './tables-identity.js';
+import type { OAuthTables } from './tables-oauth.js';
 
 export interface MetaTable {
   key: string;
@@ -163,8 +164,8 @@ export interface EntryBylinesTable {
   role_label: string | null;
 }
 
-/** System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts. */
-export interface Tables extends IdentityTables {
+/** System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts, OAuth in tables-oauth.ts. */
+export interface Tables extends IdentityTables, OAuthTables {
   _cms_meta: MetaTable;
   _cms_migrations: MigrationsTable;
   _cms_users: UsersTable;

@@ -14,6 +14,8 @@ import { errorBody, onError } from './middleware/errors.js';
 import { requestContext } from './middleware/request.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
+import { oauthProtocolRoutes } from './routes/oauth-protocol.js';
+import { wellKnownRoutes } from './well-known.js';
 
 export const API_ROOT = '/_cms/api';
 /** JSON bodies above this size are refused with 413 (uploads have their own limit). */
@@ -58,6 +60,9 @@ export function createApp(config: CmsConfig, log: Logger, services: Services): H
   app.onError(onError);
   // Before the REST API: the MCP endpoint has its own (Bearer-only) authentication.
   mcpRoutes(app, config);
+  // Also before it: OAuth protocol endpoints answer RFC 6749 errors, not the envelope; discovery sits at the root.
+  oauthProtocolRoutes(app);
+  wellKnownRoutes(app);
   app.route(API_ROOT, createApi(config));
   app.route(ADMIN_ROOT, createAdminApp());
   app.notFound((c) => c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404));

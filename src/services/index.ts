@@ -1,6 +1,7 @@
 import { createAuthService } from './auth/index.js';
 import { createContentService } from './content/index.js';
 import type { ServiceContext } from './context.js';
+import { createOAuthService } from './oauth/index.js';
 import { createSchemaService } from './schema/index.js';
 import { createTokensService } from './tokens/index.js';
 import { createUsersService } from './users/index.js';
@@ -18,6 +19,7 @@ export function createServices(ctx: ServiceContext) {
     auth: createAuthService(ctx, { users, tokens }),
     schema,
     content: createContentService(ctx, schema),
+    oauth: createOAuthService(ctx, { tokens }),
   };
 }
 

@@ -5,8 +5,7 @@
  * second person accepts in another browser, and saves screenshots of each
  * step in test/e2e/screenshots/.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,11 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/log.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { createCms, resolveConfig } from '../../src/index.js';
+import { ensureAdminBuilt } from '../helpers/admin-build.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, 'screenshots');
-const ADMIN_DIST = resolve(ROOT, 'dist/admin');
 const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -37,44 +35,6 @@ if (!hasChromium && !process.env.CI) {
     `\n⚠  Skipping the admin end-to-end test: ${CHROMIUM} is missing.` +
       '\n   Install it with: apt-get install -y --no-install-recommends chromium\n',
   );
-}
-
-/** Newest modification time of a file or of any file below a folder. */
-function newest(path: string): number {
-  if (!existsSync(path)) return 0;
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-/**
- * Build the admin once when dist/admin is missing or older than its sources.
- * The build goes to a scratch folder that then replaces dist/admin, so a
- * service another test run is serving never sees a half-written folder.
- */
-function ensureAdminBuilt(): void {
-  const built = newest(join(ADMIN_DIST, 'index.html'));
-  const sources = Math.max(
-    newest(resolve(ROOT, 'admin/src')),
-    newest(resolve(ROOT, 'admin/index.html')),
-    newest(resolve(ROOT, 'admin/vite.config.ts')),
-  );
-  if (built && built >= sources) return;
-  const scratch = `${ADMIN_DIST}.build-${process.pid}`;
-  const vite = resolve(ROOT, 'node_modules/vite/bin/vite.js');
-  const run = spawnSync(
-    process.execPath,
-    [vite, 'build', '--config', 'admin/vite.config.ts', '--outDir', scratch, '--emptyOutDir', '--logLevel', 'warn'],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  if (run.status !== 0) {
-    rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`vite build failed:\n${run.stdout}\n${run.stderr}`);
-  }
-  const old = `${ADMIN_DIST}.old-${process.pid}`;
-  if (existsSync(ADMIN_DIST)) renameSync(ADMIN_DIST, old);
-  renameSync(scratch, ADMIN_DIST);
-  rmSync(old, { recursive: true, force: true });
 }
 
 function freePort(): Promise<number> {
@@ -154,7 +114,7 @@ describe.skipIf(!hasChromium)('admin app end to end (Chromium, passkeys)', () =>
   }
 
   beforeAll(async () => {
-    ensureAdminBuilt();
+    await ensureAdminBuilt();
     rmSync(SHOTS, { recursive: true, force: true });
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'cms-e2e-'));

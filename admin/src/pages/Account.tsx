@@ -1,9 +1,10 @@
 import type { Me } from '../api/auth';
 import { Page } from '../components/Page';
+import { ConnectionsSection } from './account/Connections';
 import { PasskeysSection } from './account/Passkeys';
 import { TokensSection } from './account/Tokens';
 
-/** The signed-in person's own passkeys and personal access tokens. */
+/** The signed-in person's own passkeys, personal access tokens and connected applications. */
 export function AccountPage({ me }: { me: Me }) {
   return (
     <Page
@@ -12,6 +13,7 @@ export function AccountPage({ me }: { me: Me }) {
     >
       <PasskeysSection />
       <TokensSection />
+      <ConnectionsSection />
     </Page>
   );
 }

@@ -3,6 +3,8 @@ import { allowedDomainRoutes } from './allowed-domains.js';
 import { authRoutes } from './auth.js';
 import { bylineRoutes } from './bylines.js';
 import { contentRoutes } from './content.js';
+import { oauthConnectionRoutes } from './oauth-connections.js';
+import { oauthConsentRoutes } from './oauth-consent.js';
 import { schemaRoutes } from './schema.js';
 import { usersRoutes } from './users.js';
 
@@ -14,4 +16,6 @@ export function registerRoutes(api: Api): void {
   authRoutes(api);
   usersRoutes(api);
   allowedDomainRoutes(api);
+  oauthConsentRoutes(api);
+  oauthConnectionRoutes(api);
 }

@@ -53,7 +53,9 @@ export async function readRowById(
   const key = `${dialect}|${c.id}|${schemaVersion}|${withDraft}`;
   let compiled = compiledById.get(key);
   if (!compiled) {
-    compiled = selectForRead(db, dialect, c, withDraft).where(`${c.table}.id`, '=', ID_MARKER).compile() as CompiledQuery;
+    compiled = selectForRead(db, dialect, c, withDraft)
+      .where(`${c.table}.id`, '=', ID_MARKER)
+      .compile() as CompiledQuery;
     if (compiledById.size > 500) compiledById.clear();
     compiledById.set(key, compiled);
   }

@@ -9,6 +9,8 @@ import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import type { ApiTokensTable } from '../../db/tables.js';
 import type { ServiceContext } from '../context.js';
+import { oauthAccessActor } from '../oauth/access.js';
+import { ACCESS_TOKEN_PREFIX } from '../oauth/settings.js';
 
 export interface ApiToken {
   id: string;
@@ -129,12 +131,24 @@ export function createTokensService(ctx: ServiceContext) {
     invalidate();
   }
 
-  /** Resolve a bearer PAT to an actor, or null when unknown, revoked, expired or the user is disabled. */
+  /**
+   * Resolve a bearer token — a PAT, or an OAuth access token (`cms_oat_…`) —
+   * to an actor, or null when unknown, revoked, expired or the user is disabled.
+   */
   async function authenticate(token: string): Promise<Actor | null> {
     const hash = hashToken(token);
     const nowMs = ctx.clock.now().getTime();
     const hit = cache.get(hash);
     if (hit && hit.until > nowMs) return hit.actor;
+    const actor = token.startsWith(ACCESS_TOKEN_PREFIX)
+      ? await oauthAccessActor(ctx.db, hash, nowMs)
+      : await personalTokenActor(hash, nowMs);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(hash, { actor, until: nowMs + TOKEN_CACHE_TTL_MS, tokenId: actor?.tokenId ?? null });
+    return actor;
+  }
+
+  async function personalTokenActor(hash: string, nowMs: number): Promise<Actor | null> {
     const row = await ctx.db
       .selectFrom('_cms_api_tokens as t')
       .innerJoin('_cms_users as u', 'u.id', 't.user_id')
@@ -172,8 +186,6 @@ export function createTokensService(ctx: ServiceContext) {
           .execute();
       }
     }
-    if (cache.size > 10_000) cache.clear();
-    cache.set(hash, { actor, until: nowMs + TOKEN_CACHE_TTL_MS, tokenId: row?.token_id ?? null });
     return actor;
   }
 

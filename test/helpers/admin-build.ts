@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const ADMIN_DIST = resolve(ROOT, 'dist/admin');
+const LOCK = `${ADMIN_DIST}.lock`;
+const STALE_LOCK_MS = 5 * 60_000;
+
+/** Newest modification time of a file or of any file below a folder. */
+function newest(path: string): number {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+function fresh(): boolean {
+  const built = newest(join(ADMIN_DIST, 'index.html'));
+  const sources = Math.max(
+    newest(resolve(ROOT, 'admin/src')),
+    newest(resolve(ROOT, 'admin/index.html')),
+    newest(resolve(ROOT, 'admin/vite.config.ts')),
+  );
+  return built > 0 && built >= sources;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Build the admin once when dist/admin is missing or older than its sources.
+ * End-to-end files run in parallel: a lock folder lets one of them build while
+ * the others wait, and the build goes to a scratch folder that then replaces
+ * dist/admin, so a service that is serving never sees a half-written folder.
+ */
+export async function ensureAdminBuilt(): Promise<void> {
+  if (fresh()) return;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      await sleep(250);
+      if (fresh()) return;
+    }
+  }
+  try {
+    if (fresh()) return;
+    const scratch = `${ADMIN_DIST}.build-${process.pid}`;
+    const vite = resolve(ROOT, 'node_modules/vite/bin/vite.js');
+    const run = spawnSync(
+      process.execPath,
+      [vite, 'build', '--config', 'admin/vite.config.ts', '--outDir', scratch, '--emptyOutDir', '--logLevel', 'warn'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    if (run.status !== 0) {
+      rmSync(scratch, { recursive: true, force: true });
+      throw new Error(`vite build failed:\n${run.stdout}\n${run.stderr}`);
+    }
+    const old = `${ADMIN_DIST}.old-${process.pid}`;
+    if (existsSync(ADMIN_DIST)) renameSync(ADMIN_DIST, old);
+    renameSync(scratch, ADMIN_DIST);
+    rmSync(old, { recursive: true, force: true });
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
