@@ -38,6 +38,7 @@ const DDL = `
   );
   create unique index ec_posts_locale_slug on ec_posts (locale, slug);
   create index ec_posts_by_created on ec_posts (locale, created_at, id);
+  create index ec_posts_by_status on ec_posts (locale, status, created_at, id);
 `;
 
 /** The content item the service answers for a `posts` row (no credits, no references in the seed). */
@@ -143,7 +144,7 @@ export interface Baseline {
   close(): Promise<void>;
 }
 
-export async function startBaseline(file: string, token: string): Promise<Baseline> {
+export async function startBaseline(file: string, tokens: string[]): Promise<Baseline> {
   const db = new SqliteDatabase(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -160,19 +161,19 @@ export async function startBaseline(file: string, token: string): Promise<Baseli
 
   const getPost = db.prepare('select * from ec_posts where id = ?');
   const listPosts = db.prepare(
-    `select * from ec_posts where locale = 'en' and deleted_at is null order by created_at desc, id desc limit ?`,
+    `select * from ec_posts where locale = 'en' and status = 'published' and deleted_at is null order by created_at desc, id desc limit ?`,
   );
   const insertPost =
     db.prepare(`insert into ec_posts (id, slug, status, locale, translation_group, author_id, created_at,
     updated_at, version, title, body, views) values (@id, @slug, 'draft', 'en', @group, null, @now, @now, 1, @title, @body, @views)`);
   const updateViews = db.prepare('update ec_posts set views = ?, updated_at = ?, version = version + 1 where id = ?');
 
-  const expected = createHash('sha256').update(token).digest();
+  const accepted = tokens.map((t) => createHash('sha256').update(t).digest());
   const app = new Hono();
   app.use('/_cms/api/*', async (c, next) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     const given = m ? createHash('sha256').update(m[1]).digest() : null;
-    if (!given || !timingSafeEqual(given, expected)) {
+    if (!given || !accepted.some((hash) => timingSafeEqual(given, hash))) {
       return c.json({ success: false, error: { code: 'UNAUTHORIZED', message: 'Invalid token' } }, 401);
     }
     await next();

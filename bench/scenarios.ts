@@ -70,7 +70,7 @@ export const scenarios: Scenario[] = [
     name: 'getContent',
     method: 'GET',
     path: '/_cms/api/content/posts/{id}',
-    setup: async (ctx) => ({ path: `/_cms/api/content/posts/${(await seedPosts(ctx))[50]}` }),
+    setup: async (ctx) => ({ path: `/_cms/api/content/posts/${(await seedPosts(ctx))[50]}`, headers: ctx.reader }),
   },
   {
     name: 'listContent',
@@ -78,7 +78,7 @@ export const scenarios: Scenario[] = [
     path: '/_cms/api/content/posts?limit=50',
     setup: async (ctx) => {
       await seedPosts(ctx);
-      return undefined;
+      return { headers: ctx.reader };
     },
   },
   {

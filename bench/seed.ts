@@ -7,6 +7,8 @@ export interface SeedContext {
   cms: Cms;
   /** The admin behind the bench token. */
   actor: Actor;
+  /** Authorization header of a Subscriber (published entries only). */
+  reader: Record<string, string>;
   /** Copy the current rows of these service tables into the baseline database (tables it already has). */
   mirror(tables: string[]): Promise<void>;
 }
@@ -14,6 +16,8 @@ export interface SeedContext {
 export interface Seeded {
   token: string;
   actor: Actor;
+  /** A Subscriber's token: the published-read path. */
+  readerToken: string;
 }
 
 const EXTRA_COLLECTIONS = [
@@ -81,5 +85,7 @@ export async function seedService(cms: Cms): Promise<Seeded> {
       fields: FIELD_POOL.slice(0, 3 + (i % 6)),
     });
   }
-  return { token, actor };
+  const reader = await services.users.create(null, { email: 'reader@example.com', name: 'Reader', role: 10 });
+  const { token: readerToken } = await services.tokens.create(null, { userId: reader.user.id, name: 'reader' });
+  return { token, actor, readerToken };
 }

@@ -66,12 +66,17 @@ export async function startTarget(db: DbKind, scenarios: Scenario[]): Promise<Ta
     const server = await listen(cms, 0, '127.0.0.1');
     cleanups.push(() => server.stop());
 
-    const { token, actor } = await seedService(cms);
-    const baseline = await startBaseline(join(dataDir, 'baseline.db'), token);
+    const { token, actor, readerToken } = await seedService(cms);
+    const baseline = await startBaseline(join(dataDir, 'baseline.db'), [token, readerToken]);
     cleanups.push(() => baseline.close());
     await baseline.mirror(cms.database.db, ['_cms_collections', '_cms_fields']);
 
-    const ctx: SeedContext = { cms, actor, mirror: (tables) => baseline.mirror(cms.database.db, tables) };
+    const ctx: SeedContext = {
+      cms,
+      actor,
+      reader: { authorization: `Bearer ${readerToken}` },
+      mirror: (tables) => baseline.mirror(cms.database.db, tables),
+    };
     const requests: BenchRequest[] = [];
     for (const { setup, ...request } of scenarios) {
       requests.push({ ...request, ...(setup ? await setup(ctx) : undefined) });

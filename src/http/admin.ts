@@ -4,6 +4,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import type { AppEnv } from './env.js';
+import { REQUEST_ID_HEADER } from './middleware/request.js';
 
 /** Where the admin SPA is served. */
 export const ADMIN_ROOT = '/_cms/admin';
@@ -72,6 +73,11 @@ export function createAdminApp(dir: string = defaultAdminDir()): Hono<AppEnv> {
   const root = resolve(dir);
   const assetsRoot = join(root, 'assets');
   const admin = new Hono<AppEnv>();
+  // Static responses are built here, not through the context: give them the request id too.
+  admin.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set(REQUEST_ID_HEADER, c.get('requestId'));
+  });
 
   async function index(method: string): Promise<Response> {
     let html: Buffer;

@@ -39,15 +39,14 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.onError(onError);
   api.use('*', authenticate());
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: Math.max(JSON_BODY_LIMIT, config.maxUploadSize),
-      onError: () => {
-        throw new CmsError('PAYLOAD_TOO_LARGE', 'Request body too large');
-      },
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: Math.max(JSON_BODY_LIMIT, config.maxUploadSize),
+    onError: () => {
+      throw new CmsError('PAYLOAD_TOO_LARGE', 'Request body too large');
+    },
+  });
+  // Reads carry no body; skipping the limiter keeps them from materialising the full Request.
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
   registerRoutes(api);
   api.get('/openapi.json', (c) => c.json(openApiDocument(api, config)));
   api.get('/docs', Scalar({ url: `${API_ROOT}/openapi.json`, pageTitle: 'CMS API reference' }));

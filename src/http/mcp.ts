@@ -5,6 +5,7 @@ import { bearerFrom } from '../auth/tokens.js';
 import type { CmsConfig } from '../core/config.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { AppEnv } from './env.js';
+import { withRequestId } from './middleware/request.js';
 
 export const MCP_PATH = '/_cms/api/mcp';
 
@@ -47,7 +48,7 @@ export function mcpRoutes(app: Hono<AppEnv>, config: CmsConfig): void {
       });
       try {
         await server.connect(transport);
-        return await transport.handleRequest(c.req.raw);
+        return withRequestId(c, await transport.handleRequest(c.req.raw));
       } catch (err) {
         log.error({ err }, 'MCP transport failure');
         return c.json(rpcError(-32603, 'Internal error'), 500);

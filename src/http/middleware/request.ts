@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { newId } from '../../core/ids.js';
 import type { Logger } from '../../core/log.js';
 import type { Services } from '../../services/index.js';
@@ -6,6 +6,12 @@ import type { AppEnv } from '../env.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** Add the request id to a Response a handler built itself (not through the context). */
+export function withRequestId(c: Context<AppEnv>, res: Response): Response {
+  res.headers.set(REQUEST_ID_HEADER, c.get('requestId'));
+  return res;
+}
 
 /** Request id (the client's when well-formed), a child logger carrying it, and one access-log line. */
 export function requestContext(log: Logger, services: Services): MiddlewareHandler<AppEnv> {
@@ -16,11 +22,14 @@ export function requestContext(log: Logger, services: Services): MiddlewareHandl
     c.set('requestId', requestId);
     c.set('log', child);
     c.set('services', services);
+    // Set before the handler runs: responses built through the context (c.json …) take it for free;
+    // setting it afterwards would copy every response. Handlers that return a Response of their own
+    // add it with `withRequestId`.
+    c.header(REQUEST_ID_HEADER, requestId);
     const started = performance.now();
     try {
       await next();
     } finally {
-      c.header(REQUEST_ID_HEADER, requestId);
       child.info(
         {
           method: c.req.method,

@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import { CmsError, issuesError, type ValidationIssue } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { CollectionInfo } from '../schema/model.js';
-import { dyn, encodeData, slugTaken, uniqueTaken } from './rows.js';
+import { encodeData, slugTaken, uniqueTaken } from './rows.js';
 import { checkSlug, slugify } from './slugs.js';
 
 /** Unique fields are unique per locale among entries not in the trash. */
@@ -48,34 +47,28 @@ export async function claimSlug(
 }
 
 /**
- * A free slug derived from `base`: base, else base-N with N one above the
- * highest numbered sibling (one query, however many siblings exist).
+ * A free slug derived from `base`: base, else base-N. Numbered siblings are
+ * found by doubling then halving N over the (locale, slug) index, so the cost
+ * grows with the logarithm of the number of siblings, not with their number.
  */
-export async function freeSlug(
-  db: Kdb,
-  dialect: DialectName,
-  c: CollectionInfo,
-  base: string,
-  locale: string,
-): Promise<string> {
+export async function freeSlug(db: Kdb, c: CollectionInfo, base: string, locale: string): Promise<string> {
   const root = slugify(base).slice(0, 180) || 'entry';
-  if (!(await slugTaken(db, c, root, locale))) return root;
-  // slugify leaves only letters, digits and hyphens, so the root needs no escaping in GLOB or a regex.
-  const numbered =
-    dialect === 'postgres'
-      ? sql<boolean>`slug ~ ${`^${root}-[0-9]+$`}`
-      : sql<boolean>`slug glob ${`${root}-[0-9]*`} and substr(slug, ${root.length + 2}) not glob '*[^0-9]*'`;
-  const top = await dyn(db)
-    .selectFrom(c.table)
-    .select('slug')
-    .where('locale', '=', locale)
-    .where(numbered)
-    .orderBy(sql`length(slug)`, 'desc')
-    .orderBy('slug', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const n = top ? Number((top.slug as string).slice(root.length + 1)) + 1 : 2;
-  return `${root}-${n}`;
+  const taken = (n: number) => slugTaken(db, c, n === 1 ? root : `${root}-${n}`, locale);
+  if (!(await taken(1))) return root;
+  // Invariant: `lo` is taken (1 stands for the bare root), `hi` is free.
+  let lo = 1;
+  let hi = 2;
+  while (await taken(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 2 ** 40) throw new CmsError('CONFLICT', 'Could not find a free slug');
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await taken(mid)) lo = mid;
+    else hi = mid;
+  }
+  return `${root}-${hi}`;
 }
 
 /** Source text for an automatic slug: the display-title field's value. */

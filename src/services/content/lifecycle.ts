@@ -206,7 +206,7 @@ export function lifecycleOps(deps: ContentDeps) {
       const now = nowIso(deps);
       const newIdValue = newId();
       const group = newId();
-      const slug = src.slug ? await freeSlug(trx, ctx.dialect, c, `${src.slug}-copy`, src.locale) : null;
+      const slug = src.slug ? await freeSlug(trx, c, `${src.slug}-copy`, src.locale) : null;
       const uniqueFree: Record<string, unknown> = { ...data };
       for (const f of c.fields) if (f.unique) delete uniqueFree[f.slug];
       const row = newEntryRow({ id: newIdValue, slug, locale: src.locale, group, authorId: actor.userId, now });

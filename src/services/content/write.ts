@@ -3,7 +3,6 @@ import { requirePermission } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
-import type { DialectName } from '../../db/dialect.js';
 import { validateEntryData } from '../fields/values.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
 import { assertCanEdit, assertVisible, canPublish } from './access.js';
@@ -120,7 +119,7 @@ export function writeOps(deps: ContentDeps) {
       );
       const publishNow =
         !c.supports.includes('drafts') && !input.translationOf && canPublish(actor, { author_id: actor.userId });
-      slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, ctx.dialect, c, data, locale);
+      slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, c, data, locale);
       await checkUniques(trx, ctx.dialect, c, data, locale);
       await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'create', entryId: null, locale, data, actor });
       const id = newId();
@@ -248,13 +247,12 @@ export function writeOps(deps: ContentDeps) {
 /** Slug from the display title, made unique in its locale; null when there is nothing to derive it from. */
 async function autoSlug(
   trx: Kdb,
-  dialect: DialectName,
   c: CollectionInfo,
   data: Record<string, unknown>,
   locale: string,
 ): Promise<string | null> {
   const source = slugSource(c, data);
-  return source ? freeSlug(trx, dialect, c, source, locale) : null;
+  return source ? freeSlug(trx, c, source, locale) : null;
 }
 
 export type WriteOps = ReturnType<typeof writeOps>;

@@ -205,3 +205,17 @@ describeEachDialect('content lifecycle', (dialect) => {
     expect(authors.body.data.items).toEqual([{ id: cms.adminId, name: 'Admin', count: 3 }]);
   });
 });
+
+describeEachDialect('automatic slugs', (dialect) => {
+  it('numbers siblings without gaps and skips taken numbers', async () => {
+    const cms = await testCms(dialect);
+    await postsCollection(cms);
+    const slugs: string[] = [];
+    for (let i = 0; i < 12; i++) slugs.push((await createEntry(cms, { data: { title: 'Same Title' } })).item.slug);
+    expect(slugs).toEqual(['same-title', ...Array.from({ length: 11 }, (_, i) => `same-title-${i + 2}`)]);
+    // A hand-made slug further up is stepped over, and the lowest free number after the run is used.
+    await createEntry(cms, { slug: 'same-title-13', data: { title: 'x' } });
+    expect((await createEntry(cms, { data: { title: 'Same title' } })).item.slug).toBe('same-title-14');
+    expect((await createEntry(cms, { data: { title: 'Ünïcödé & Spaces!' } })).item.slug).toBe('unicode-spaces');
+  });
+});
