@@ -83,17 +83,27 @@ export function issuesError(message: string, issues: ValidationIssue[]): CmsErro
   return new CmsError('VALIDATION_ERROR', message, { issues });
 }
 
+const codeOf = (err: unknown): unknown =>
+  typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+
+/** A unique or primary-key violation, by its SQLite or PostgreSQL code. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** A foreign-key violation, by its SQLite or PostgreSQL code. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /**
  * Constraint violations that reach a door (a race past a service check) are
- * conflicts, not internal errors. Recognises SQLite and PostgreSQL codes.
+ * conflicts, not internal errors.
  */
 export function constraintConflict(err: unknown): CmsError | null {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return new CmsError('CONFLICT', 'A value that must be unique is already in use');
-  }
-  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-    return new CmsError('CONFLICT', 'A related record is missing or still in use');
-  }
+  if (isUniqueViolation(err)) return new CmsError('CONFLICT', 'A value that must be unique is already in use');
+  if (isForeignKeyViolation(err)) return new CmsError('CONFLICT', 'A related record is missing or still in use');
   return null;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kdb } from './connect.js';
 import type { DialectName } from './dialect.js';
 
@@ -23,4 +24,14 @@ export async function lockAdminRows(trx: Kdb, dialect: DialectName, adminLevel: 
     .orderBy('id')
     .forUpdate()
     .execute();
+}
+
+/**
+ * Serialise writers that derive the same unique value (PostgreSQL): a
+ * transaction-scoped advisory lock on `key`, released at commit. Writers of
+ * other keys go on in parallel.
+ */
+export async function lockKey(trx: Kdb, dialect: DialectName, key: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }

@@ -1,6 +1,7 @@
 import { CmsError, issuesError, type ValidationIssue } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
+import { lockKey } from '../../db/locks.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { encodeData, slugTaken, uniqueTaken } from './rows.js';
 import { checkSlug, slugify } from './slugs.js';
@@ -51,8 +52,16 @@ export async function claimSlug(
  * found by doubling then halving N over the (locale, slug) index, so the cost
  * grows with the logarithm of the number of siblings, not with their number.
  */
-export async function freeSlug(db: Kdb, c: CollectionInfo, base: string, locale: string): Promise<string> {
+export async function freeSlug(
+  db: Kdb,
+  dialect: DialectName,
+  c: CollectionInfo,
+  base: string,
+  locale: string,
+): Promise<string> {
   const root = slugify(base).slice(0, 180) || 'entry';
+  // Concurrent writers deriving from the same root wait for each other instead of colliding.
+  await lockKey(db, dialect, `slug:${c.table}:${locale}:${root}`);
   const taken = (n: number) => slugTaken(db, c, n === 1 ? root : `${root}-${n}`, locale);
   if (!(await taken(1))) return root;
   // Invariant: `lo` is taken (1 stands for the bare root), `hi` is free.

@@ -3,6 +3,7 @@ import { requirePermission } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
+import { retryOnUniqueRace } from '../../db/errors.js';
 import { normalizeDatetime } from '../fields/datetime.js';
 import { validateEntryData } from '../fields/values.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
@@ -191,48 +192,51 @@ export function lifecycleOps(deps: ContentDeps) {
   async function duplicate(actor: Actor, collection: string, id: string): Promise<EntryRow> {
     requirePermission(actor, 'content:create');
     const { snap, c } = await collectionFor(deps, collection);
-    return ctx.db.transaction().execute(async (trx) => {
-      const src = assertVisible(actor, await loadRow(trx, c, id), c);
-      const draftRow =
-        canReadDrafts(actor) && src.draft_revision_id
-          ? await trx
-              .selectFrom('_cms_revisions')
-              .selectAll()
-              .where('id', '=', src.draft_revision_id)
-              .executeTakeFirst()
-          : undefined;
-      const values = { ...decodeData(c, src), ...(draftRow ? parseRevision(draftRow).data : {}) };
-      const data = validateEntryData(c.fields, values, { mode: 'create', blockTypes: blockLookup(snap) });
-      const now = nowIso(deps);
-      const newIdValue = newId();
-      const group = newId();
-      const slug = src.slug ? await freeSlug(trx, c, `${src.slug}-copy`, src.locale) : null;
-      const uniqueFree: Record<string, unknown> = { ...data };
-      for (const f of c.fields) if (f.unique) delete uniqueFree[f.slug];
-      const row = newEntryRow({ id: newIdValue, slug, locale: src.locale, group, authorId: actor.userId, now });
-      // Unique values cannot be shared, so the copy starts without them.
-      await dyn(trx)
-        .insertInto(c.table)
-        .values({ ...row, ...encodeData(ctx.dialect, c, uniqueFree) })
-        .execute();
-      const credits = await loadCredits(trx, c, src.id);
-      if (credits.length) {
-        row.primary_byline_id = await writeCredits(trx, c, newIdValue, credits);
+    // The copy's slug is generated: on a lost race with another writer, try the next free one.
+    return retryOnUniqueRace(() =>
+      ctx.db.transaction().execute(async (trx) => {
+        const src = assertVisible(actor, await loadRow(trx, c, id), c);
+        const draftRow =
+          canReadDrafts(actor) && src.draft_revision_id
+            ? await trx
+                .selectFrom('_cms_revisions')
+                .selectAll()
+                .where('id', '=', src.draft_revision_id)
+                .executeTakeFirst()
+            : undefined;
+        const values = { ...decodeData(c, src), ...(draftRow ? parseRevision(draftRow).data : {}) };
+        const data = validateEntryData(c.fields, values, { mode: 'create', blockTypes: blockLookup(snap) });
+        const now = nowIso(deps);
+        const newIdValue = newId();
+        const group = newId();
+        const slug = src.slug ? await freeSlug(trx, ctx.dialect, c, `${src.slug}-copy`, src.locale) : null;
+        const uniqueFree: Record<string, unknown> = { ...data };
+        for (const f of c.fields) if (f.unique) delete uniqueFree[f.slug];
+        const row = newEntryRow({ id: newIdValue, slug, locale: src.locale, group, authorId: actor.userId, now });
+        // Unique values cannot be shared, so the copy starts without them.
         await dyn(trx)
-          .updateTable(c.table)
-          .set({ primary_byline_id: row.primary_byline_id })
-          .where('id', '=', newIdValue)
+          .insertInto(c.table)
+          .values({ ...row, ...encodeData(ctx.dialect, c, uniqueFree) })
           .execute();
-      }
-      for (const rf of refFields(snap, c)) {
-        if (rf.side === 'parent' && !rf.relation.multiple) continue;
-        if (rf.side === 'child' && !rf.relation.multiple) continue;
-        const selection = await appliedSelection(trx, rf, src.translation_group);
-        if (selection.length) await applySelection(trx, rf, group, selection, now);
-      }
-      if (revisionsOn(c)) await writeRevision(trx, c, newIdValue, { slug, data: uniqueFree }, 'save', actor, now);
-      return row;
-    });
+        const credits = await loadCredits(trx, c, src.id);
+        if (credits.length) {
+          row.primary_byline_id = await writeCredits(trx, c, newIdValue, credits);
+          await dyn(trx)
+            .updateTable(c.table)
+            .set({ primary_byline_id: row.primary_byline_id })
+            .where('id', '=', newIdValue)
+            .execute();
+        }
+        for (const rf of refFields(snap, c)) {
+          if (rf.side === 'parent' && !rf.relation.multiple) continue;
+          if (rf.side === 'child' && !rf.relation.multiple) continue;
+          const selection = await appliedSelection(trx, rf, src.translation_group);
+          if (selection.length) await applySelection(trx, rf, group, selection, now);
+        }
+        if (revisionsOn(c)) await writeRevision(trx, c, newIdValue, { slug, data: uniqueFree }, 'save', actor, now);
+        return row;
+      }),
+    );
   }
 
   /** Bring back the values of a stored revision (staged as a draft when the entry is live). */

@@ -3,6 +3,8 @@ import { requirePermission } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
+import type { DialectName } from '../../db/dialect.js';
+import { retryOnUniqueRace } from '../../db/errors.js';
 import { validateEntryData } from '../fields/values.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
 import { assertCanEdit, assertVisible, canPublish } from './access.js';
@@ -90,69 +92,72 @@ export function writeOps(deps: ContentDeps) {
     requirePermission(actor, 'content:create');
     const { snap, c } = await collectionFor(deps, collection);
     const locale = localeOf(deps, input.locale);
-    return ctx.db.transaction().execute(async (trx) => {
-      const now = nowIso(deps);
-      let group = newId();
-      let base: Record<string, unknown> = {};
-      let slug = input.slug ?? null;
-      let credits = input.bylines;
-      if (input.translationOf) {
-        const source = assertVisible(actor, await loadRow(trx, c, input.translationOf), c);
-        const sibling = await dyn(trx)
-          .selectFrom(c.table)
-          .select('id')
-          .where('translation_group', '=', source.translation_group)
-          .where('locale', '=', locale)
-          .executeTakeFirst();
-        if (sibling)
-          throw new CmsError('ALREADY_EXISTS', `The entry already has a ${locale} translation (${sibling.id})`);
-        group = source.translation_group;
-        base = sharedValues(c, source);
-        if (input.slug === undefined && source.slug) slug = `${source.slug}-${locale}`;
-        credits ??= await loadCredits(trx, c, source.id);
-      }
-      // Non-translatable values come from the source: they are one value across the group.
-      const data = validateEntryData(
-        c.fields,
-        { ...(input.data ?? {}), ...base },
-        { mode: 'create', blockTypes: blockLookup(snap) },
-      );
-      const publishNow =
-        !c.supports.includes('drafts') && !input.translationOf && canPublish(actor, { author_id: actor.userId });
-      slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, c, data, locale);
-      await checkUniques(trx, ctx.dialect, c, data, locale);
-      await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'create', entryId: null, locale, data, actor });
-      const id = newId();
-      const refs = await resolveReferences(trx, snap, c, group, input.references);
-      const row = newEntryRow({ id, slug, locale, group, authorId: actor.userId, now, published: publishNow });
-      await dyn(trx)
-        .insertInto(c.table)
-        .values({ ...row, ...encodeData(ctx.dialect, c, data) })
-        .execute();
-      if (credits) row.primary_byline_id = await writeCredits(trx, c, id, credits);
-      await applyRefs(trx, snap, c, group, refs, now);
-      if (revisionsOn(c)) {
-        const revId = await writeRevision(
-          trx,
-          c,
-          id,
-          { slug, data, bylines: credits ?? null },
-          publishNow ? 'publish' : 'save',
-          actor,
-          now,
+    // A generated slug can lose a race with a concurrent create (PostgreSQL): try again with the next one.
+    const attempt = () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const now = nowIso(deps);
+        let group = newId();
+        let base: Record<string, unknown> = {};
+        let slug = input.slug ?? null;
+        let credits = input.bylines;
+        if (input.translationOf) {
+          const source = assertVisible(actor, await loadRow(trx, c, input.translationOf), c);
+          const sibling = await dyn(trx)
+            .selectFrom(c.table)
+            .select('id')
+            .where('translation_group', '=', source.translation_group)
+            .where('locale', '=', locale)
+            .executeTakeFirst();
+          if (sibling)
+            throw new CmsError('ALREADY_EXISTS', `The entry already has a ${locale} translation (${sibling.id})`);
+          group = source.translation_group;
+          base = sharedValues(c, source);
+          if (input.slug === undefined && source.slug) slug = `${source.slug}-${locale}`;
+          credits ??= await loadCredits(trx, c, source.id);
+        }
+        // Non-translatable values come from the source: they are one value across the group.
+        const data = validateEntryData(
+          c.fields,
+          { ...(input.data ?? {}), ...base },
+          { mode: 'create', blockTypes: blockLookup(snap) },
         );
-        if (publishNow) row.live_revision_id = revId;
-      }
-      if (row.primary_byline_id || row.live_revision_id) {
+        const publishNow =
+          !c.supports.includes('drafts') && !input.translationOf && canPublish(actor, { author_id: actor.userId });
+        slug = slug ? await claimSlug(trx, c, slug, locale) : await autoSlug(trx, ctx.dialect, c, data, locale);
+        await checkUniques(trx, ctx.dialect, c, data, locale);
+        await deps.hooks.runBeforeSave({ collection: c.slug, operation: 'create', entryId: null, locale, data, actor });
+        const id = newId();
+        const refs = await resolveReferences(trx, snap, c, group, input.references);
+        const row = newEntryRow({ id, slug, locale, group, authorId: actor.userId, now, published: publishNow });
         await dyn(trx)
-          .updateTable(c.table)
-          .set({ primary_byline_id: row.primary_byline_id, live_revision_id: row.live_revision_id })
-          .where('id', '=', id)
+          .insertInto(c.table)
+          .values({ ...row, ...encodeData(ctx.dialect, c, data) })
           .execute();
-      }
-      if (publishNow) await syncNonTranslatable(trx, ctx.dialect, c, row, data, now);
-      return row;
-    });
+        if (credits) row.primary_byline_id = await writeCredits(trx, c, id, credits);
+        await applyRefs(trx, snap, c, group, refs, now);
+        if (revisionsOn(c)) {
+          const revId = await writeRevision(
+            trx,
+            c,
+            id,
+            { slug, data, bylines: credits ?? null },
+            publishNow ? 'publish' : 'save',
+            actor,
+            now,
+          );
+          if (publishNow) row.live_revision_id = revId;
+        }
+        if (row.primary_byline_id || row.live_revision_id) {
+          await dyn(trx)
+            .updateTable(c.table)
+            .set({ primary_byline_id: row.primary_byline_id, live_revision_id: row.live_revision_id })
+            .where('id', '=', id)
+            .execute();
+        }
+        if (publishNow) await syncNonTranslatable(trx, ctx.dialect, c, row, data, now);
+        return row;
+      });
+    return input.slug ? attempt() : retryOnUniqueRace(attempt);
   }
 
   /**
@@ -247,12 +252,13 @@ export function writeOps(deps: ContentDeps) {
 /** Slug from the display title, made unique in its locale; null when there is nothing to derive it from. */
 async function autoSlug(
   trx: Kdb,
+  dialect: DialectName,
   c: CollectionInfo,
   data: Record<string, unknown>,
   locale: string,
 ): Promise<string | null> {
   const source = slugSource(c, data);
-  return source ? freeSlug(trx, c, source, locale) : null;
+  return source ? freeSlug(trx, dialect, c, source, locale) : null;
 }
 
 export type WriteOps = ReturnType<typeof writeOps>;

@@ -165,3 +165,18 @@ it.skipIf(!postgresAvailable)(
     await Promise.all(others.map((c) => c.close()));
   },
 );
+
+describeEachDialect('concurrent creates', (dialect) => {
+  it('give every entry its own generated slug', async () => {
+    const cms = await testCms(dialect);
+    await postsCollection(cms);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        call(cms, 'POST', '/content/posts', { token: cms.adminToken, body: { data: { title: 'Race' } } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const slugs = results.map((r) => r.body.data.item.slug);
+    expect(new Set(slugs).size).toBe(12);
+  });
+});
