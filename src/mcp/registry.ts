@@ -33,7 +33,9 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
 }
 
 export function tool<I extends z.ZodType>(def: ToolDef<I>): ToolDef {
-  return def as unknown as ToolDef;
+  // Unknown arguments are refused, as unknown keys of REST bodies are: a typo must not pass silently.
+  const input = def.input instanceof z.ZodObject ? def.input.strict() : def.input;
+  return { ...def, input } as unknown as ToolDef;
 }
 
 export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };

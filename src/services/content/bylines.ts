@@ -73,6 +73,7 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
   ): Promise<{ items: BylineView[]; nextCursor?: string }> {
     requirePermission(actor, 'content:read');
     const locale = opts.locale ?? ctx.config.i18n.defaultLocale;
+    checkLocale(locale);
     const limit = opts.limit ?? 50;
     let q = db.selectFrom('_cms_bylines').selectAll().where('locale', '=', locale);
     if (opts.search) q = q.where('display_name', 'like', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
