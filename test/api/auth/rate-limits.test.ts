@@ -74,7 +74,8 @@ describeEachDialect('authentication rate limits', (dialect) => {
   });
 
   it('use the socket address and ignore a forged X-Forwarded-For (real server)', async () => {
-    const cms = await testCms(dialect);
+    // A fixed clock: a real one could cross a window boundary in the middle of the test.
+    const cms = await testCms(dialect, { clock: new ManualClock('2026-01-01T00:00:10.000Z') });
     const server = await listen(cms, 0, '127.0.0.1');
     try {
       const statuses: number[] = [];
@@ -97,13 +98,15 @@ describeEachDialect('authentication rate limits', (dialect) => {
   });
 
   it('hold across processes sharing the database', async () => {
-    const cms = await testCms(dialect, { config: { trustedProxyHeaders: ['x-real-ip'] } });
+    const clock = new ManualClock('2026-01-01T00:00:10.000Z');
+    const cms = await testCms(dialect, { clock, config: { trustedProxyHeaders: ['x-real-ip'] } });
     const other = await createCms({
       config: cms.config,
       database: cms.database,
       migrate: false,
       scheduler: false,
       logger: cms.log,
+      clock,
     });
     for (let i = 0; i < 10; i++) {
       const target = i % 2 ? cms : other;
