@@ -71,3 +71,27 @@ export function requireScope(actor: Actor, scope: string): void {
 export function roleName(role: number): string {
   return ROLE_NAMES[role as RoleLevel] ?? 'none';
 }
+
+/** The columns a bearer-token lookup joins from the token and its user. */
+export interface TokenUserRow {
+  token_id: string;
+  scopes: string;
+  user_id: string;
+  name: string | null;
+  email: string;
+  role: number;
+}
+
+/** The actor behind a bearer token: the user's role, limited by the token's scopes. */
+export function tokenActor(row: TokenUserRow, via: 'token' | 'oauth'): Actor {
+  return {
+    kind: 'user',
+    userId: row.user_id,
+    name: row.name,
+    email: row.email,
+    role: row.role as RoleLevel,
+    scopes: JSON.parse(row.scopes) as string[],
+    tokenId: row.token_id,
+    via,
+  };
+}

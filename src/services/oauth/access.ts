@@ -1,5 +1,4 @@
-import type { Actor } from '../../auth/actor.js';
-import type { RoleLevel } from '../../auth/roles.js';
+import { type Actor, tokenActor } from '../../auth/actor.js';
 import type { Kdb } from '../../db/connect.js';
 
 /**
@@ -29,14 +28,5 @@ export async function oauthAccessActor(db: Kdb, hash: string, nowMs: number): Pr
     .executeTakeFirst();
   if (row?.kind !== 'access' || row.revoked_at || row.disabled) return null;
   if (Date.parse(row.expires_at) <= nowMs) return null;
-  return {
-    kind: 'user',
-    userId: row.user_id,
-    name: row.name,
-    email: row.email,
-    role: row.role as RoleLevel,
-    scopes: JSON.parse(row.scopes) as string[],
-    tokenId: row.token_id,
-    via: 'oauth',
-  };
+  return tokenActor(row, 'oauth');
 }

@@ -1,6 +1,4 @@
-import type { Actor } from '../../auth/actor.js';
-import { requirePermission } from '../../auth/actor.js';
-import type { RoleLevel } from '../../auth/roles.js';
+import { type Actor, requirePermission, tokenActor } from '../../auth/actor.js';
 import { defaultScopesFor, isScope, scopeMinRole, scopesInclude } from '../../auth/scopes.js';
 import { generatePat, hashToken } from '../../auth/tokens.js';
 import { isoNow } from '../../core/clock.js';
@@ -168,16 +166,7 @@ export function createTokensService(ctx: ServiceContext) {
       .executeTakeFirst();
     let actor: Actor | null = null;
     if (row && !row.revoked_at && !row.disabled && (!row.expires_at || new Date(row.expires_at).getTime() > nowMs)) {
-      actor = {
-        kind: 'user',
-        userId: row.user_id,
-        name: row.name,
-        email: row.email,
-        role: row.role as RoleLevel,
-        scopes: JSON.parse(row.scopes) as string[],
-        tokenId: row.token_id,
-        via: 'token',
-      };
+      actor = tokenActor(row, 'token');
       if (!row.last_used_at || nowMs - new Date(row.last_used_at).getTime() > LAST_USED_GRANULARITY_MS) {
         await ctx.db
           .updateTable('_cms_api_tokens')
