@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ADMIN_DIST = resolve(ROOT, 'dist/admin');
@@ -35,6 +35,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function ensureAdminBuilt(): Promise<void> {
   if (fresh()) return;
+  // On a fresh clone dist/ does not exist yet: without it the lock could never be taken.
+  mkdirSync(dirname(ADMIN_DIST), { recursive: true });
   for (;;) {
     try {
       mkdirSync(LOCK);
