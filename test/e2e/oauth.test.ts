@@ -283,6 +283,8 @@ describe.skipIf(!hasChromium)('OAuth end to end (openid-client, MCP SDK, Chromiu
     expect(await page.getByTestId('client-name').textContent()).toBe('Second Agent');
     await page.getByRole('button', { name: 'Deny' }).click();
     const denied = await callback.next();
+    // Let the browser finish landing on the callback before the next test navigates the same page.
+    await page.waitForURL(`${callback.url}?**`);
     expect(denied.searchParams.get('error')).toBe('access_denied');
     await expect(
       oidc.authorizationCodeGrant(config, denied, { pkceCodeVerifier: verifier, expectedState: oidc.skipStateCheck }),
