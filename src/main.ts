@@ -32,7 +32,7 @@ export async function serveMain(): Promise<void> {
     'listening',
   );
   process.stdout.write(
-    `CMS listening on ${running.url} (API: ${config.publicUrl}/_cms/api, docs: ${config.publicUrl}/_cms/api/docs)\n`,
+    `CMS listening on ${running.url}\n  admin: ${config.publicUrl}/_cms/admin\n  API:   ${config.publicUrl}/_cms/api (reference: ${config.publicUrl}/_cms/api/docs)\n`,
   );
   const shutdown = (signal: string) => {
     cms.log.info({ signal }, 'shutting down');
