@@ -5,69 +5,29 @@
  * second person accepts in another browser, and saves screenshots of each
  * step in test/e2e/screenshots/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/core/log.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
-import { createCms, resolveConfig } from '../../src/index.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
+import {
+  type Authenticator,
+  addAuthenticator,
+  CHROMIUM,
+  hasChromium,
+  launchChromium,
+  startSite,
+  watchPage,
+} from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, 'screenshots');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium && !process.env.CI) {
   console.warn(
     `\n⚠  Skipping the admin end-to-end test: ${CHROMIUM} is missing.` +
       '\n   Install it with: apt-get install -y --no-install-recommends chromium\n',
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
-interface Authenticator {
-  cdp: CDPSession;
-  authenticatorId: string;
-}
-
-/** A platform passkey authenticator (resident keys, user verification) for this page. */
-async function addAuthenticator(page: Page): Promise<Authenticator> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
 }
 
 async function credentials(auth: Authenticator) {
@@ -103,13 +63,7 @@ describe.skipIf(!hasChromium)('admin app end to end (Chromium, passkeys)', () =>
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     contexts.push(context);
     const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() !== 'error' && msg.type() !== 'warning') return;
-      if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
-      problems.push(`${msg.type()}: ${msg.text()}`);
-    });
+    watchPage(page, problems);
     return page;
   }
 
@@ -117,22 +71,8 @@ describe.skipIf(!hasChromium)('admin app end to end (Chromium, passkeys)', () =>
     await ensureAdminBuilt();
     rmSync(SHOTS, { recursive: true, force: true });
     mkdirSync(SHOTS, { recursive: true });
-    dataDir = mkdtempSync(join(tmpdir(), 'cms-e2e-'));
-    const port = await freePort();
-    // WebAuthn needs a secure context: http://localhost is one, and it is the relying party ID.
-    origin = `http://localhost:${port}`;
-    const config = resolveConfig({
-      dataDir,
-      databaseUrl: `sqlite:${join(dataDir, 'cms.db')}`,
-      publicUrl: origin,
-      logLevel: 'silent',
-    });
-    const cms = await createCms({ config, logger: createLogger('silent') });
-    server = await listen(cms, port, '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [...CHROMIUM_FLAGS, '--host-resolver-rules=MAP localhost 127.0.0.1'],
-    });
+    ({ origin, server, dataDir } = await startSite('e2e'));
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -14,45 +14,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as oidc from 'openid-client';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/core/log.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
-import { createCms, resolveConfig } from '../../src/index.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
+import { addAuthenticator, CHROMIUM, hasChromium, launchChromium, startSite, watchPage } from '../helpers/browser.js';
 import { mcpClient } from '../helpers/mcp.js';
 import { ROOT, runTs } from '../helpers/process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 // Inside the ignored screenshots folder; Playwright recreates it should the admin test clear it meanwhile.
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'oauth');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-const hasChromium = existsSync(CHROMIUM);
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 /** A native app's loopback redirect listener: records each callback URL it receives. */
 async function callbackServer(): Promise<{ server: Server; url: string; next(): Promise<URL> }> {
@@ -106,44 +81,14 @@ describe.skipIf(!hasChromium)('OAuth end to end (openid-client, MCP SDK, Chromiu
     await ensureAdminBuilt();
     rmSync(SHOTS, { recursive: true, force: true });
     mkdirSync(SHOTS, { recursive: true });
-    dataDir = mkdtempSync(join(tmpdir(), 'cms-oauth-e2e-'));
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    const config = resolveConfig({
-      dataDir,
-      databaseUrl: `sqlite:${join(dataDir, 'cms.db')}`,
-      publicUrl: origin,
-      logLevel: 'silent',
-    });
-    const cms = await createCms({ config, logger: createLogger('silent') });
-    server = await listen(cms, port, '127.0.0.1');
+    ({ origin, server, dataDir } = await startSite('oauth-e2e'));
     callback = await callbackServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [...CHROMIUM_FLAGS, '--host-resolver-rules=MAP localhost 127.0.0.1'],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1024, height: 820 }, locale: 'en-GB' });
     contexts.push(context);
     page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() !== 'error' && msg.type() !== 'warning') return;
-      if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
-      problems.push(`${msg.type()}: ${msg.text()}`);
-    });
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    watchPage(page, problems);
+    await addAuthenticator(page);
     // First start: the Admin sets up the site with a passkey.
     await page.goto(`${origin}/_cms/admin/`);
     await page.waitForURL('**/_cms/admin/setup');

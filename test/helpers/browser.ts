@@ -1,0 +1,96 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import { createLogger } from '../../src/core/log.js';
+import { listen, type RunningServer } from '../../src/http/server.js';
+import { createCms, resolveConfig } from '../../src/index.js';
+
+/** Debian's Chromium; playwright-core never downloads a browser here. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+/** Launch flags that keep Chromium quiet on a closed network (see PITFALLS). */
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP localhost 127.0.0.1',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+export interface Site {
+  /** `http://localhost:<port>`: WebAuthn needs a secure context, and localhost is one. */
+  origin: string;
+  server: RunningServer;
+  dataDir: string;
+}
+
+/** The real service on a temporary SQLite database, listening on loopback with publicUrl = origin. */
+export async function startSite(tag: string): Promise<Site> {
+  const dataDir = mkdtempSync(join(tmpdir(), `cms-${tag}-`));
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const config = resolveConfig({
+    dataDir,
+    databaseUrl: `sqlite:${join(dataDir, 'cms.db')}`,
+    publicUrl: origin,
+    logLevel: 'silent',
+  });
+  const cms = await createCms({ config, logger: createLogger('silent') });
+  const server = await listen(cms, port, '127.0.0.1');
+  return { origin, server, dataDir };
+}
+
+export interface Authenticator {
+  cdp: CDPSession;
+  authenticatorId: string;
+}
+
+/** A platform passkey authenticator (resident keys, user verification) for this page's browser context. */
+export async function addAuthenticator(page: Page): Promise<Authenticator> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+/** Collect page errors and console errors/warnings (4xx resource loads are expected and ignored). */
+export function watchPage(page: Page, problems: string[]): void {
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
+    problems.push(`${msg.type()}: ${msg.text()}`);
+  });
+}
