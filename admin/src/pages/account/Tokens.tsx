@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { authApi, type TokenRecord } from '../../api/auth';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -7,6 +7,7 @@ import { CopyField } from '../../components/CopyField';
 import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Field';
 import { Section } from '../../components/Page';
+import { ScopeChecklist } from '../../components/ScopeChecklist';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { issueFor, otherIssues } from '../../lib/forms';
 
@@ -102,7 +103,6 @@ function CreateToken({ onCreated }: { onCreated: (r: { token: string; record: To
   const [chosen, setChosen] = useState<string[]>([]);
   const [expiry, setExpiry] = useState('90');
   const [local, setLocal] = useState<Record<string, string>>({});
-  const legendId = useId();
   const create = useMutation({
     mutationFn: authApi.createToken,
     onSuccess: (result) => {
@@ -157,42 +157,20 @@ function CreateToken({ onCreated }: { onCreated: (r: { token: string; record: To
           ))}
         </SelectField>
       </div>
-      <fieldset className="fieldset" aria-describedby={scopeError ? `${legendId}-error` : undefined}>
-        <legend id={legendId} className="field__label">
-          Scopes
-        </legend>
-        {scopes.isPending ? <Spinner label="Loading scopes…" /> : null}
-        {scopes.isError ? <ErrorMessage error={scopes.error} /> : null}
-        <div className="checks">
-          {scopes.data?.items.map((s) => (
-            <label key={s.scope} className={s.allowed ? 'check' : 'check check--disabled'}>
-              <input
-                type="checkbox"
-                name="scopes"
-                value={s.scope}
-                disabled={!s.allowed}
-                checked={chosen.includes(s.scope)}
-                onChange={(e) =>
-                  setChosen((prev) => (e.target.checked ? [...prev, s.scope] : prev.filter((x) => x !== s.scope)))
-                }
-              />
-              <span>
-                <code className="code">{s.scope}</code>
-                <span className="check__hint">
-                  {s.description}
-                  {s.allowed ? '' : ' (not available to your role)'}
-                </span>
-              </span>
-            </label>
-          ))}
-        </div>
-        {scopeError ? (
-          <p id={`${legendId}-error`} className="field__error">
-            <span aria-hidden="true">⚠ </span>
-            {scopeError}
-          </p>
-        ) : null}
-      </fieldset>
+      <ScopeChecklist
+        legend="Scopes"
+        columns="multi"
+        scopes={scopes.data?.items ?? []}
+        chosen={chosen}
+        onChange={setChosen}
+        error={scopeError}
+        status={
+          <>
+            {scopes.isPending ? <Spinner label="Loading scopes…" /> : null}
+            {scopes.isError ? <ErrorMessage error={scopes.error} /> : null}
+          </>
+        }
+      />
       <ErrorMessage error={create.error} extra={otherIssues(create.error, ['name', 'scopes', 'expiresAt'])} />
       <div className="actions">
         <Button type="submit" variant="primary" busy={create.isPending} busyLabel="Creating…">

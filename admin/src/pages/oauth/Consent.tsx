@@ -6,7 +6,7 @@ import { oauthApi } from '../../api/oauth';
 import { AuthLayout } from '../../components/AuthLayout';
 import { Button } from '../../components/Button';
 import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
-import { initiallyChosen, ScopeChecklist } from './ScopeChecklist';
+import { initiallyChosen, ScopeChecklist } from '../../components/ScopeChecklist';
 
 /**
  * `/oauth/consent?request=…`: an application asks to act on the signed-in

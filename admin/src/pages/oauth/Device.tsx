@@ -8,7 +8,7 @@ import { AuthLayout } from '../../components/AuthLayout';
 import { Button } from '../../components/Button';
 import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
 import { TextField } from '../../components/Field';
-import { initiallyChosen, ScopeChecklist } from './ScopeChecklist';
+import { initiallyChosen, ScopeChecklist } from '../../components/ScopeChecklist';
 
 /**
  * `/oauth/device?user_code=…`: sign in a command-line tool or another device

@@ -1,28 +1,37 @@
-import { useId } from 'react';
-import type { ScopeChoice } from '../../api/oauth';
+import { type ReactNode, useId } from 'react';
+import type { ScopeChoice } from '../api/oauth';
 
 /**
- * The permissions an application asks for, each a checkbox the person may
- * untick. Scopes the role cannot use are shown, disabled, so nothing is hidden.
+ * Token scopes as checkboxes (an application's consent, a device approval,
+ * a new personal access token). Scopes the role cannot use are shown,
+ * disabled, so nothing is hidden.
  */
 export function ScopeChecklist({
   scopes,
   chosen,
   onChange,
   error,
+  legend = 'Permissions',
+  columns = 'single',
+  status,
 }: {
   scopes: ScopeChoice[];
   chosen: string[];
   onChange: (next: string[]) => void;
   error?: string;
+  legend?: string;
+  columns?: 'single' | 'multi';
+  /** Shown above the list (loading or load errors). */
+  status?: ReactNode;
 }) {
   const legendId = useId();
   return (
     <fieldset className="fieldset" aria-describedby={error ? `${legendId}-error` : undefined}>
       <legend id={legendId} className="field__label">
-        Permissions
+        {legend}
       </legend>
-      <div className="checks checks--single">
+      {status}
+      <div className={columns === 'single' ? 'checks checks--single' : 'checks'}>
         {scopes.map((s) => (
           <label key={s.scope} className={s.allowed ? 'check' : 'check check--disabled'}>
             <input
