@@ -146,3 +146,11 @@ export const RecoveryLinkResult = z.object({ emailed: z.boolean(), link: z.strin
 export const asRegistration = (v: z.output<typeof RegistrationCredential>) => v as unknown as RegistrationResponseJSON;
 export const asAuthentication = (v: z.output<typeof AuthenticationCredential>) =>
   v as unknown as AuthenticationResponseJSON;
+
+/** An enrolment body (invite acceptance, sign-up completion) as the services take it. */
+export const asEnrolment = (body: z.output<typeof EnrolBody>) => ({
+  token: body.token,
+  challengeId: body.challengeId,
+  credential: asRegistration(body.credential),
+  name: body.name,
+});

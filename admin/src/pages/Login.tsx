@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { authApi } from '../api/auth';
 import { AuthLayout } from '../components/AuthLayout';
 import { Button } from '../components/Button';
@@ -8,6 +8,7 @@ import { ErrorMessage, Notice } from '../components/Feedback';
 import { TextField } from '../components/Field';
 import { issueFor, otherIssues } from '../lib/forms';
 import { resetSession, safeNext } from '../lib/session';
+import { useEmailRequest } from '../lib/useEmailRequest';
 import { authenticateWithPasskey } from '../lib/webauthn';
 
 /** Sign in with a passkey (discoverable: no user name needed) or ask for an emailed link. */
@@ -16,10 +17,10 @@ export function LoginPage({ next }: { next?: string }) {
   const navigate = useNavigate();
   const [passkeyBusy, setPasskeyBusy] = useState(false);
   const [passkeyError, setPasskeyError] = useState<unknown>(null);
-  const [email, setEmail] = useState('');
-  const [linkBusy, setLinkBusy] = useState(false);
-  const [linkError, setLinkError] = useState<unknown>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const link = useEmailRequest(authApi.sendMagicLink, 'Enter the email address of your account.');
+  const { email, setEmail, sentTo } = link;
+  const linkBusy = link.busy;
+  const linkError = link.error;
 
   useEffect(() => {
     document.title = 'Sign in · CMS admin';
@@ -39,26 +40,6 @@ export function LoginPage({ next }: { next?: string }) {
     } catch (err) {
       setPasskeyError(err);
       setPasskeyBusy(false);
-    }
-  }
-
-  async function sendLink(e: FormEvent) {
-    e.preventDefault();
-    setLinkError(null);
-    setSentTo(null);
-    const address = email.trim();
-    if (!address) {
-      setLinkError(new Error('Enter the email address of your account.'));
-      return;
-    }
-    setLinkBusy(true);
-    try {
-      await authApi.sendMagicLink(address);
-      setSentTo(address);
-    } catch (err) {
-      setLinkError(err);
-    } finally {
-      setLinkBusy(false);
     }
   }
 
@@ -84,7 +65,7 @@ export function LoginPage({ next }: { next?: string }) {
           <span>or</span>
         </div>
 
-        <form onSubmit={sendLink} noValidate className="stack" aria-labelledby="magic-title">
+        <form onSubmit={link.submit} noValidate className="stack" aria-labelledby="magic-title">
           <h2 id="magic-title" className="step-title">
             Email me a sign-in link
           </h2>

@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { authApi } from '../api/auth';
 import { AuthLayout } from '../components/AuthLayout';
 import { Button } from '../components/Button';
 import { ErrorMessage, Notice } from '../components/Feedback';
 import { TextField } from '../components/Field';
 import { issueFor, otherIssues } from '../lib/forms';
+import { useEmailRequest } from '../lib/useEmailRequest';
 import { JoinWithPasskey } from './JoinWithPasskey';
 
 /**
@@ -38,30 +39,10 @@ export function SignupPage({ token }: { token?: string }) {
 }
 
 function SignupRequest() {
-  const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    setSentTo(null);
-    const address = email.trim();
-    if (!address) {
-      setError(new Error('Enter your email address.'));
-      return;
-    }
-    setBusy(true);
-    try {
-      await authApi.signupRequest(address);
-      setSentTo(address);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { email, setEmail, busy, error, sentTo, submit } = useEmailRequest(
+    authApi.signupRequest,
+    'Enter your email address.',
+  );
 
   return (
     <form className="stack" onSubmit={submit} noValidate>

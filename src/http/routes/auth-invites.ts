@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import {
-  asRegistration,
+  asEnrolment,
   ChallengeResult,
   CreateInviteBody,
   CreateInviteResult,
@@ -112,17 +112,6 @@ export function authInviteRoutes(api: Api): void {
       response: SignedIn,
     },
     async ({ services, body, c }) =>
-      signedIn(
-        c,
-        await services.auth.invites.accept(
-          {
-            token: body.token,
-            challengeId: body.challengeId,
-            credential: asRegistration(body.credential),
-            name: body.name,
-          },
-          currentSessionId(c),
-        ),
-      ),
+      signedIn(c, await services.auth.invites.accept(asEnrolment(body), currentSessionId(c))),
   );
 }

@@ -1,5 +1,5 @@
 import {
-  asRegistration,
+  asEnrolment,
   ChallengeResult,
   EmailBody,
   EnrolBody,
@@ -80,17 +80,6 @@ export function authSignupRoutes(api: Api): void {
       response: SignedIn,
     },
     async ({ services, body, c }) =>
-      signedIn(
-        c,
-        await services.auth.signup.complete(
-          {
-            token: body.token,
-            challengeId: body.challengeId,
-            credential: asRegistration(body.credential),
-            name: body.name,
-          },
-          currentSessionId(c),
-        ),
-      ),
+      signedIn(c, await services.auth.signup.complete(asEnrolment(body), currentSessionId(c))),
   );
 }
