@@ -17,7 +17,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/admin', import.meta.url)),
     emptyOutDir: true,
     assetsDir: 'assets',
-    sourcemap: true,
+    // Production builds ship no source maps (they would publish the admin's sources).
+    sourcemap: false,
     target: 'es2022',
   },
   server: {

@@ -3,6 +3,19 @@ declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
   namespace autocannon {
+    interface RawRequest {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+    }
+
+    interface RequestSpec extends RawRequest {
+      /** Called before each request of a connection; `context` is kept per connection. */
+      setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    }
+
     interface Options {
       url: string;
       method?: string;
@@ -10,8 +23,11 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       connections?: number;
       duration?: number;
+      /** Requests to send in all (instead of a duration). */
+      amount?: number;
       timeout?: number;
       title?: string;
+      requests?: RequestSpec[];
     }
 
     interface Histogram {

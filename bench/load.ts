@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import type { BenchRequest } from './scenarios.js';
+import { nextUploadBody, prepareUploads } from './upload-body.js';
 
 export interface LoadSettings {
   /** Measured seconds per scenario and server. */
@@ -22,6 +23,11 @@ export interface LoadResult {
    * servers in a child process this is the load generator alone: near 1 it is the bottleneck.
    */
   benchCpu: number;
+  /**
+   * CPU time the server's process spent per request during the measured run, in µs: far less sensitive
+   * than req/s to other work on the machine (null when the servers share this process).
+   */
+  serverCpuPerRequest: number | null;
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -29,20 +35,78 @@ export interface LoadResult {
 }
 
 function headersFor(request: BenchRequest, token: string): Record<string, string> {
-  const headers: Record<string, string> = request.anonymous ? {} : { authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   return { ...headers, ...request.headers };
 }
 
+/** Titles no other request of the whole run used (createContent): every create gets a fresh slug. */
+let titleCounter = 0;
+
+/**
+ * The per-server state of a request's variation (bench/scenarios.ts `Vary`): pools are consumed and
+ * counters advance per server; autocannon keeps a context object per connection.
+ */
+export class Variation {
+  private taken = 0;
+
+  constructor(private readonly request: BenchRequest) {}
+
+  get readsResponses(): boolean {
+    return this.request.vary?.kind === 'revChain';
+  }
+
+  /** Anything to prepare before the first request (the upload image is encoded once). */
+  async prepare(): Promise<void> {
+    if (this.request.vary?.kind === 'upload') await prepareUploads(this.request.vary.bytes);
+  }
+
+  next(context: Record<string, unknown>): { path: string; body?: string | Buffer } {
+    const { vary, path, body } = this.request;
+    if (!vary) return { path, body };
+    if (vary.kind === 'upload') return { path, body: nextUploadBody() };
+    if (vary.kind === 'uniqueTitle') {
+      const parsed = JSON.parse(body ?? '{}') as { data: { title: string } };
+      parsed.data.title = `${parsed.data.title} ${++titleCounter}`;
+      return { path, body: JSON.stringify(parsed) };
+    }
+    if (vary.kind === 'pool') {
+      if (this.taken >= vary.paths.length)
+        throw new Error(`${this.request.name}: the pool of ${vary.paths.length} is used up`);
+      return { path: vary.paths[this.taken++], body };
+    }
+    context.id ??= vary.ids[this.taken++ % vary.ids.length];
+    const sent = JSON.parse(body ?? '{}') as Record<string, unknown>;
+    if (context.rev) sent._rev = context.rev;
+    return { path: vary.pathTemplate.replace('{id}', context.id as string), body: JSON.stringify(sent) };
+  }
+
+  /** revChain: the next request of this connection sends back the `_rev` this response carried. */
+  seen(body: string, context: Record<string, unknown>): void {
+    try {
+      context.rev = (JSON.parse(body) as { data?: { _rev?: string } }).data?._rev;
+    } catch {
+      context.rev = undefined;
+    }
+  }
+}
+
 /** One request before any load: it must succeed, and its JSON is returned for the equivalence check. */
-export async function probe(baseUrl: string, request: BenchRequest, token: string): Promise<unknown> {
-  const res = await fetch(baseUrl + request.path, {
+export async function probe(
+  baseUrl: string,
+  request: BenchRequest,
+  token: string,
+  variation: Variation,
+): Promise<unknown> {
+  await variation.prepare();
+  const { path, body } = variation.next({});
+  const res = await fetch(baseUrl + path, {
     method: request.method,
     headers: headersFor(request, token),
-    body: request.body,
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
   });
   const text = await res.text();
-  if (!res.ok) throw new Error(`${request.name}: ${request.method} ${baseUrl}${request.path} → ${res.status} ${text}`);
+  if (!res.ok) throw new Error(`${request.name}: ${request.method} ${baseUrl}${path} → ${res.status} ${text}`);
   return JSON.parse(text);
 }
 
@@ -51,16 +115,41 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function fire(baseUrl: string, request: BenchRequest, token: string, duration: number, connections: number) {
+interface Span {
+  duration?: number;
+  amount?: number;
+}
+
+async function fire(
+  baseUrl: string,
+  request: BenchRequest,
+  token: string,
+  span: Span,
+  connections: number,
+  variation: Variation,
+) {
   const latencies: number[] = [];
+  const headers = headersFor(request, token);
   const instance = autocannon({
-    url: baseUrl + request.path,
-    method: request.method,
-    headers: headersFor(request, token),
-    body: request.body,
+    url: baseUrl,
     connections,
-    duration,
+    ...(span.amount ? { amount: span.amount } : { duration: span.duration }),
     title: request.name,
+    requests: [
+      {
+        method: request.method,
+        path: request.path,
+        headers,
+        body: request.body,
+        setupRequest: (req, context) => ({ ...req, ...variation.next(context) }),
+        ...(variation.readsResponses
+          ? {
+              onResponse: (_status: number, body: string, context: Record<string, unknown>) =>
+                variation.seen(body, context),
+            }
+          : {}),
+      },
+    ],
   });
   instance.on('response', (_client, _status, _bytes, responseTime) => {
     latencies.push(responseTime);
@@ -75,22 +164,34 @@ export async function load(
   request: BenchRequest,
   token: string,
   settings: LoadSettings,
+  variation: Variation,
+  serverCpu: () => Promise<number | null>,
 ): Promise<LoadResult> {
+  const measured: Span = request.amount ? { amount: request.amount } : { duration: settings.duration };
   if (settings.warmup > 0) {
-    const { result } = await fire(baseUrl, request, token, settings.warmup, settings.connections);
+    const warm: Span = request.amount ? { amount: Math.round(request.amount / 5) } : { duration: settings.warmup };
+    const { result } = await fire(baseUrl, request, token, warm, settings.connections, variation);
     assertClean(request, baseUrl, result);
   }
   const cpuBefore = process.cpuUsage();
-  const { result, latencies } = await fire(baseUrl, request, token, settings.duration, settings.connections);
+  const serverBefore = await serverCpu();
+  const { result, latencies } = await fire(baseUrl, request, token, measured, settings.connections, variation);
+  const serverAfter = await serverCpu();
   const cpu = process.cpuUsage(cpuBefore);
   assertClean(request, baseUrl, result);
+  // With a fixed amount, autocannon's per-second samples include a partial last second: count instead.
+  const reqPerSec = request.amount ? result.requests.total / result.duration : result.requests.average;
   return {
-    reqPerSec: result.requests.average,
+    reqPerSec,
     p50: round3(percentile(latencies, 50)),
     p99: round3(percentile(latencies, 99)),
     requests: result.requests.total,
     durationSec: result.duration,
     benchCpu: Math.round((cpu.user + cpu.system) / 1e4 / result.duration) / 100,
+    serverCpuPerRequest:
+      serverBefore === null || serverAfter === null || !result.requests.total
+        ? null
+        : Math.round((serverAfter - serverBefore) / result.requests.total),
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
@@ -122,6 +223,9 @@ export function combine(rounds: LoadResult[]): LoadResult {
     requests: sum((r) => r.requests),
     durationSec: round3(sum((r) => r.durationSec)),
     benchCpu: med((r) => r.benchCpu),
+    serverCpuPerRequest: rounds.some((r) => r.serverCpuPerRequest === null)
+      ? null
+      : med((r) => r.serverCpuPerRequest as number),
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
     non2xx: sum((r) => r.non2xx),

@@ -11,7 +11,7 @@ export interface ScenarioResult {
   service: LoadResult;
   baseline: LoadResult;
   /** service ÷ baseline: below 1 for req/s and above 1 for p99 mean the service is slower. */
-  ratio: { reqPerSec: number; p99: number };
+  ratio: { reqPerSec: number; p99: number; cpuPerRequest: number | null };
   rounds: { service: LoadResult[]; baseline: LoadResult[] };
 }
 
@@ -26,7 +26,16 @@ export interface Report {
   /** os.loadavg() before and after: other work on the machine makes the numbers noisy. */
   loadAvg: { before: number[]; after: number[] };
   scenarios: ScenarioResult[];
+  /** Memory of each server's process after the run (one process for both when `shared`). */
+  memory: { service: Memory; baseline: Memory; shared: boolean } | null;
 }
+
+interface Memory {
+  rss: number;
+  heapUsed: number;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 export function scenarioResult(
   request: BenchRequest,
@@ -41,7 +50,15 @@ export function scenarioResult(
     path: request.path,
     service,
     baseline,
-    ratio: { reqPerSec: round(service.reqPerSec / baseline.reqPerSec), p99: round(service.p99 / baseline.p99) },
+    ratio: {
+      reqPerSec: round(service.reqPerSec / baseline.reqPerSec),
+      p99: round(service.p99 / baseline.p99),
+      // Inverted so that, like req/s, below 1 means the service does less per CPU second.
+      cpuPerRequest:
+        service.serverCpuPerRequest && baseline.serverCpuPerRequest
+          ? round(baseline.serverCpuPerRequest / service.serverCpuPerRequest)
+          : null,
+    },
     rounds: { service: serviceRounds, baseline: baselineRounds },
   };
 }
@@ -50,7 +67,17 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
 
 /** A plain text table: one line for the service and one for the baseline per scenario, ratios on the first. */
 export function formatTable(report: Report): string {
-  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'req/s ratio', 'p99 ratio'];
+  const header = [
+    'scenario',
+    'server',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'cpu µs/req',
+    'req/s ratio',
+    'p99 ratio',
+    'cpu ratio',
+  ];
   const rows: string[][] = [];
   for (const s of report.scenarios) {
     const line = (server: string, r: LoadResult) => [
@@ -59,9 +86,15 @@ export function formatTable(report: Report): string {
       Math.round(r.reqPerSec).toString(),
       r.p50.toFixed(2),
       r.p99.toFixed(2),
+      r.serverCpuPerRequest === null ? '-' : String(r.serverCpuPerRequest),
     ];
-    rows.push([...line('service', s.service), s.ratio.reqPerSec.toFixed(2), s.ratio.p99.toFixed(2)]);
-    rows.push([...line('baseline', s.baseline), '', '']);
+    rows.push([
+      ...line('service', s.service),
+      s.ratio.reqPerSec.toFixed(2),
+      s.ratio.p99.toFixed(2),
+      s.ratio.cpuPerRequest === null ? '-' : s.ratio.cpuPerRequest.toFixed(2),
+    ]);
+    rows.push([...line('baseline', s.baseline), '', '', '']);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (cells: string[]) =>
@@ -73,8 +106,14 @@ export function formatTable(report: Report): string {
   const title =
     `${report.db}, ${report.mode}, ${connections} connections, ${duration}s per run after ${warmup}s warm-up` +
     `${rounds > 1 ? `, median of ${rounds} rounds` : ''}, node ${report.node}, ${report.cpus} CPUs; ` +
-    'ratio = service / baseline';
-  return [title, fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+    'ratio = service / baseline (cpu ratio = baseline CPU per request / service CPU per request)';
+  const memory = report.memory
+    ? report.memory.shared
+      ? `memory after the run (one process for both servers and the load): rss ${mb(report.memory.service.rss)}`
+      : `memory after the run: service rss ${mb(report.memory.service.rss)} (heap ${mb(report.memory.service.heapUsed)}), ` +
+        `baseline rss ${mb(report.memory.baseline.rss)}`
+    : '';
+  return [title, fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt), '', memory].join('\n');
 }
 
 export function writeJson(file: string, report: Report): void {

@@ -17,13 +17,16 @@ import { deepStrictEqual } from 'node:assert';
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { type LoadResult, type LoadSettings, load, probe } from './load.js';
+import { build } from 'esbuild';
+import { type LoadResult, type LoadSettings, load, probe, Variation } from './load.js';
 import { formatTable, type Report, scenarioResult, writeJson } from './report.js';
 import { type BenchRequest, selectScenarios } from './scenarios.js';
-import { type DbKind, startTarget, type TargetInfo } from './target.js';
-import type { ChildMessage } from './target-process.js';
+import { type DbKind, type ServiceInfo, startBaseline, startService } from './target.js';
+import type { ChildMessage, ParentMessage } from './target-process.js';
 
-const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+const RESULTS_FILE = fileURLToPath(
+  new URL(`./results/latest${process.env.BENCH_DB === 'postgres' ? '-postgres' : ''}.json`, import.meta.url),
+);
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -39,32 +42,79 @@ function dbFromEnv(): DbKind {
   return db;
 }
 
-interface RunningTarget extends TargetInfo {
+interface Server {
+  url: string;
+  /** CPU time the serving process has used so far, in µs (null when it shares this process). */
+  cpu(): Promise<number | null>;
+  /** Resident and heap memory of the process serving, in bytes. */
+  memory(): Promise<{ rss: number; heapUsed: number }>;
   close(): Promise<void>;
 }
 
-/** Fork bench/target-process.ts (the tsx loader is inherited through process.execArgv) and wait until it is ready. */
-function startChildTarget(): Promise<RunningTarget> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./target-process.ts', import.meta.url)), {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+/**
+ * The servers run as plain JavaScript, as in production: bench/target-process.ts and the sources it
+ * imports are bundled once per run (packages stay external), so neither the TypeScript loader's memory
+ * (about 50 MB) nor its work is measured.
+ */
+async function bundleChild(): Promise<string> {
+  const outfile = fileURLToPath(new URL('./.build/target-process.mjs', import.meta.url));
+  await build({
+    entryPoints: [fileURLToPath(new URL('./target-process.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
   });
+  return outfile;
+}
+
+/** Fork the bundled target process and start one server in it. */
+function startChild(entry: string, start: ParentMessage): Promise<Server & { service?: ServiceInfo }> {
+  const child: ChildProcess = fork(entry, { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.send({ type: 'close' });
+      child.send({ type: 'close' } satisfies ParentMessage);
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
     }
   };
+  const ask = <T extends ChildMessage['type']>(type: T & ParentMessage['type']) =>
+    new Promise<Extract<ChildMessage, { type: T }>>((resolve) => {
+      const onMessage = (m: ChildMessage) => {
+        if (m.type !== type) return;
+        child.off('message', onMessage);
+        resolve(m as Extract<ChildMessage, { type: T }>);
+      };
+      child.on('message', onMessage);
+      child.send({ type } as ParentMessage);
+    });
+  const memory = async () => {
+    const { rss, heapUsed } = await ask('memory');
+    return { rss, heapUsed };
+  };
+  const cpu = async () => (await ask('cpu')).micros;
   return new Promise((resolve, reject) => {
     child.once('message', (m: ChildMessage) => {
-      if (m.type === 'ready') resolve({ ...m.info, close });
-      else reject(new Error(`target process failed to start:\n${m.message}`));
+      if (m.type === 'ready') resolve({ url: m.url, service: m.service, memory, cpu, close });
+      else if (m.type === 'failed') reject(new Error(`target process failed to start:\n${m.message}`));
     });
     child.once('exit', (code) => reject(new Error(`target process exited early (code ${code})`)));
+    child.send(start);
   });
 }
+
+/** In one process the servers' CPU time cannot be told apart (nor from the load generator's). */
+const noCpu = async () => null;
+
+const ownMemory = async () => {
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+};
 
 /** Replace the values of volatile keys (anywhere in the tree) so only the shape and stable values are compared. */
 function mask(value: unknown, keys: string[] | undefined): unknown {
@@ -78,11 +128,18 @@ function mask(value: unknown, keys: string[] | undefined): unknown {
   );
 }
 
+interface Pair {
+  service: Server;
+  baseline: Server;
+  info: ServiceInfo;
+}
+
 /** Both servers must answer every request with the same JSON, or the comparison means nothing. */
-async function checkEquivalent(target: RunningTarget, request: BenchRequest): Promise<void> {
+async function checkEquivalent(pair: Pair, request: BenchRequest, variations: [Variation, Variation]): Promise<void> {
+  const token = pair.info.tokens[request.as];
   const [fromService, fromBaseline] = await Promise.all([
-    probe(target.serviceUrl, request, target.token),
-    probe(target.baselineUrl, request, target.token),
+    probe(pair.service.url, request, token, variations[0]),
+    probe(pair.baseline.url, request, token, variations[1]),
   ]);
   try {
     deepStrictEqual(mask(fromBaseline, request.volatile), mask(fromService, request.volatile));
@@ -92,17 +149,43 @@ async function checkEquivalent(target: RunningTarget, request: BenchRequest): Pr
 }
 
 /** Rounds alternate between the servers so a burst of other work on the machine hits both alike. */
-async function measure(target: RunningTarget, request: BenchRequest, settings: LoadSettings, rounds: number) {
+async function measure(pair: Pair, request: BenchRequest, settings: LoadSettings, rounds: number) {
   process.stdout.write(`bench: ${request.name} (service vs baseline req/s):`);
+  const variations: [Variation, Variation] = [new Variation(request), new Variation(request)];
+  await checkEquivalent(pair, request, variations);
+  const token = pair.info.tokens[request.as];
   const service: LoadResult[] = [];
   const baseline: LoadResult[] = [];
   for (let round = 0; round < rounds; round++) {
-    service.push(await load(target.serviceUrl, request, target.token, settings));
-    baseline.push(await load(target.baselineUrl, request, target.token, settings));
+    service.push(await load(pair.service.url, request, token, settings, variations[0], pair.service.cpu));
+    baseline.push(await load(pair.baseline.url, request, token, settings, variations[1], pair.baseline.cpu));
     process.stdout.write(` ${Math.round(service[round].reqPerSec)} vs ${Math.round(baseline[round].reqPerSec)}`);
   }
   process.stdout.write('\n');
   return scenarioResult(request, service, baseline);
+}
+
+async function startPair(db: DbKind, rounds: number, inProcess: boolean): Promise<Pair> {
+  if (inProcess) {
+    const { close, ...info } = await startService(db, selectScenarios(), { rounds });
+    const service: Server = { url: info.url, memory: ownMemory, cpu: noCpu, close };
+    try {
+      const baseline = await startBaseline(info);
+      return { service, baseline: { ...baseline, memory: ownMemory, cpu: noCpu }, info };
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  }
+  const entry = await bundleChild();
+  const service = await startChild(entry, { type: 'start', role: 'service', db, rounds });
+  const info = service.service as ServiceInfo;
+  try {
+    return { service, baseline: await startChild(entry, { type: 'start', role: 'baseline', service: info }), info };
+  } catch (err) {
+    await service.close();
+    throw err;
+  }
 }
 
 async function main(): Promise<void> {
@@ -116,7 +199,6 @@ async function main(): Promise<void> {
   const cores = availableParallelism();
   // With one core a second process buys nothing: everything shares that core either way.
   const inProcess = (process.env.BENCH_INPROCESS ?? (cores < 2 ? '1' : '0')) === '1';
-  const scenarios = selectScenarios();
   const report: Report = {
     startedAt: new Date().toISOString(),
     node: process.versions.node,
@@ -127,24 +209,26 @@ async function main(): Promise<void> {
     settings: { ...settings, rounds },
     loadAvg: { before: loadavg(), after: [] },
     scenarios: [],
+    memory: null,
   };
   if (report.loadAvg.before[0] > cores / 2) {
     console.warn(`bench: load average ${report.loadAvg.before[0].toFixed(2)} on ${cores} CPUs: expect noisy numbers`);
   }
 
-  console.log(`bench: starting the service and the baseline (${db}, ${report.mode})`);
-  const target = inProcess ? await startTarget(db, scenarios) : await startChildTarget();
+  console.log(`bench: seeding the service and copying its tables to the baseline (${db}, ${report.mode})`);
+  const pair = await startPair(db, rounds, inProcess);
   const stopOnSignal = () => {
-    void target.close().finally(() => process.exit(130));
+    void Promise.all([pair.service.close(), pair.baseline.close()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   try {
-    for (const request of target.requests) await checkEquivalent(target, request);
-    for (const request of target.requests) report.scenarios.push(await measure(target, request, settings, rounds));
+    for (const request of pair.info.requests) report.scenarios.push(await measure(pair, request, settings, rounds));
     report.loadAvg.after = loadavg();
+    const [service, baseline] = await Promise.all([pair.service.memory(), pair.baseline.memory()]);
+    report.memory = { service, baseline, shared: inProcess };
   } finally {
-    await target.close();
+    await Promise.all([pair.service.close(), pair.baseline.close()]);
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
   }

@@ -5,20 +5,25 @@ import type { AddFieldInput } from '../src/services/schema/index.js';
 /** What a scenario's setup gets (see bench/scenarios.ts). */
 export interface SeedContext {
   cms: Cms;
-  /** The admin behind the bench token. */
+  /** The Admin behind the admin token. */
   actor: Actor;
-  /** Authorization header of a Subscriber (published entries only). */
-  reader: Record<string, string>;
-  /** Copy the current rows of these service tables into the baseline database (tables it already has). */
-  mirror(tables: string[]): Promise<void>;
+  /** The Author behind the author token (writes its own drafts and publishes them). */
+  author: Actor;
+  /** IDs of the published posts, oldest first. */
+  publishedIds: string[];
 }
 
 export interface Seeded {
-  token: string;
+  /** Bearer tokens by caller: an Admin, an Author, a Subscriber (published entries only). */
+  tokens: { admin: string; author: string; reader: string };
   actor: Actor;
-  /** A Subscriber's token: the published-read path. */
-  readerToken: string;
+  author: Actor;
+  publishedIds: string[];
 }
+
+/** Published posts every run starts with, and the size of their body text. */
+export const PUBLISHED_POSTS = Number(process.env.BENCH_POSTS ?? 2000);
+const BODY = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(14).slice(0, 800);
 
 const EXTRA_COLLECTIONS = [
   'pages',
@@ -55,18 +60,25 @@ const FIELD_POOL: AddFieldInput[] = [
 ];
 
 /**
- * The base data, created through the service layer as a client would: the first user (an Admin),
- * a PAT for it, `posts` (the collection the scenarios read) and 20 more collections with 3 to 8
- * fields each so the schema is not trivial.
+ * The base data, created through the service layer as a client would: the first user (an Admin), an
+ * Author and a Subscriber with tokens, `posts` (the collection the scenarios read and write: default
+ * supports, so drafts, revisions and edit locks are on) with 2,000 published posts of about 800
+ * characters, and 20 more collections with 3 to 8 fields each so the schema is not trivial.
  */
 export async function seedService(cms: Cms): Promise<Seeded> {
   const { services } = cms;
-  const { user } = await services.users.create(null, { email: 'bench@example.com', name: 'Bench' });
-  const { token } = await services.tokens.create(null, { userId: user.id, name: 'bench' });
-  const actor = await services.tokens.authenticate(token);
-  if (!actor) throw new Error('seed: the new token does not authenticate');
+  const token = async (email: string, role?: number) => {
+    const { user } = await services.users.create(null, { email, name: email.split('@')[0], role });
+    const { token } = await services.tokens.create(null, { userId: user.id, name: 'bench' });
+    const actor = await services.tokens.authenticate(token);
+    if (!actor) throw new Error('seed: a new token does not authenticate');
+    return { token, actor };
+  };
+  const admin = await token('bench@example.com');
+  const author = await token('author@example.com', 30);
+  const reader = await token('reader@example.com', 10);
 
-  await services.schema.collections.create(actor, {
+  await services.schema.collections.create(admin.actor, {
     slug: 'posts',
     label: 'Posts',
     labelSingular: 'Post',
@@ -78,14 +90,25 @@ export async function seedService(cms: Cms): Promise<Seeded> {
     ],
   });
   for (const [i, slug] of EXTRA_COLLECTIONS.entries()) {
-    await services.schema.collections.create(actor, {
+    await services.schema.collections.create(admin.actor, {
       slug,
       label: slug[0].toUpperCase() + slug.slice(1),
       icon: 'file',
       fields: FIELD_POOL.slice(0, 3 + (i % 6)),
     });
   }
-  const reader = await services.users.create(null, { email: 'reader@example.com', name: 'Reader', role: 10 });
-  const { token: readerToken } = await services.tokens.create(null, { userId: reader.user.id, name: 'reader' });
-  return { token, actor, readerToken };
+  const publishedIds: string[] = [];
+  for (let i = 0; i < PUBLISHED_POSTS; i++) {
+    const { item } = await services.content.create(author.actor, 'posts', {
+      data: { title: `Post number ${i}`, body: BODY, views: i },
+    });
+    await services.content.publish(author.actor, 'posts', item.id);
+    publishedIds.push(item.id);
+  }
+  return {
+    tokens: { admin: admin.token, author: author.token, reader: reader.token },
+    actor: admin.actor,
+    author: author.actor,
+    publishedIds,
+  };
 }

@@ -1,34 +1,87 @@
 /**
- * Child-process entry (forked by bench/run.ts): hosts the service and the baseline so the load
- * generator in the parent does not share their event loop. Protocol over IPC:
- *   child → parent  { type: 'ready', info: TargetInfo } | { type: 'failed', message }
+ * Child-process entry (forked by bench/run.ts): hosts either the service or the baseline, so the load
+ * generator in the parent shares neither's event loop and the service's memory can be read alone.
+ * Protocol over IPC:
+ *   parent → child  { type: 'start', role: 'service', db, rounds } | { type: 'start', role: 'baseline', service }
+ *   child → parent  { type: 'ready', url, service? } | { type: 'failed', message }
+ *   parent → child  { type: 'memory' } → child { type: 'memory', rss, heapUsed }
+ *   parent → child  { type: 'cpu' } → child { type: 'cpu', micros } (CPU time used so far)
  *   parent → child  { type: 'close' }  (the child cleans up and exits)
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { selectScenarios } from './scenarios.js';
-import { type DbKind, startTarget, type TargetInfo } from './target.js';
+import { type DbKind, type Running, type ServiceInfo, startBaseline, startService } from './target.js';
 
-export type ChildMessage = { type: 'ready'; info: TargetInfo } | { type: 'failed'; message: string };
+export type ParentMessage =
+  | { type: 'start'; role: 'service'; db: DbKind; rounds: number }
+  | { type: 'start'; role: 'baseline'; service: ServiceInfo }
+  | { type: 'memory' }
+  | { type: 'cpu' }
+  | { type: 'close' };
+
+export type ChildMessage =
+  | { type: 'ready'; url: string; service?: ServiceInfo }
+  | { type: 'failed'; message: string }
+  | { type: 'memory'; rss: number; heapUsed: number }
+  | { type: 'cpu'; micros: number };
 
 const send = (message: ChildMessage, then?: () => void) => process.send?.(message, undefined, undefined, then);
 
-try {
-  const { close, ...info } = await startTarget((process.env.BENCH_DB ?? 'sqlite') as DbKind, selectScenarios());
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await close();
-    process.exit(0);
-  };
-  process.on('message', (m: { type?: string }) => {
-    if (m?.type === 'close') void shutdown();
-  });
-  // The parent died without asking: do not leave the temp dir or the PostgreSQL schema behind.
-  process.on('disconnect', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
-  // Ctrl-C reaches the whole process group; the parent answers it by sending 'close'.
-  process.on('SIGINT', () => {});
-  send({ type: 'ready', info });
-} catch (err) {
-  send({ type: 'failed', message: (err as Error).stack ?? String(err) }, () => process.exit(1));
+let running: Running | null = null;
+let closing = false;
+/** BENCH_PROFILE=DIR: a CPU profile of the serving process, from ready to close, written to DIR/<role>.cpuprofile. */
+let profiling: { session: Session; file: string } | null = null;
+const shutdown = async () => {
+  if (closing) return;
+  closing = true;
+  if (profiling) {
+    const { profile } = await profiling.session.post('Profiler.stop');
+    writeFileSync(profiling.file, JSON.stringify(profile));
+  }
+  await running?.close();
+  process.exit(0);
+};
+
+async function startProfiler(role: string): Promise<void> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  profiling = { session, file: join(dir, `${role}.cpuprofile`) };
 }
+
+process.on('message', async (m: ParentMessage) => {
+  if (m.type === 'close') return void shutdown();
+  if (m.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    return void send({ type: 'cpu', micros: user + system });
+  }
+  if (m.type === 'memory') {
+    const { rss, heapUsed } = process.memoryUsage();
+    return void send({ type: 'memory', rss, heapUsed });
+  }
+  try {
+    if (m.role === 'service') {
+      const { close, ...service } = await startService(m.db, selectScenarios(), { rounds: m.rounds });
+      running = { close };
+      await startProfiler('service');
+      send({ type: 'ready', url: service.url, service });
+    } else {
+      const baseline = await startBaseline(m.service);
+      running = baseline;
+      await startProfiler('baseline');
+      send({ type: 'ready', url: baseline.url });
+    }
+  } catch (err) {
+    send({ type: 'failed', message: (err as Error).stack ?? String(err) }, () => process.exit(1));
+  }
+});
+// The parent died without asking: do not leave temporary files or PostgreSQL schemas behind.
+process.on('disconnect', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
+// Ctrl-C reaches the whole process group; the parent answers it by sending 'close'.
+process.on('SIGINT', () => {});

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { type Clock, systemClock } from './core/clock.js';
 import type { CmsConfig } from './core/config.js';
 import { createLogger, type Logger } from './core/log.js';
+import { type Bus, createBus } from './db/bus.js';
 import { connect, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { createApp } from './http/app.js';
@@ -10,6 +11,7 @@ import type { ServiceContext } from './services/context.js';
 import { createServices, type Services } from './services/index.js';
 
 export { type CmsConfig, loadConfig, resolveConfig } from './core/config.js';
+export type { Bus };
 
 export interface CreateCmsOptions {
   config: CmsConfig;
@@ -19,7 +21,7 @@ export interface CreateCmsOptions {
   database?: Database;
   /** Run migrations on start (default true). */
   migrate?: boolean;
-  /** Publish scheduled entries in the background (default true; tests drive it by hand). */
+  /** Background jobs: scheduled publishing, the sweep of abandoned uploads and search index builds (default true; tests drive them by hand). */
   scheduler?: boolean;
 }
 
@@ -47,16 +49,23 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     await database.close();
     throw err;
   }
+  const bus = createBus(database, log);
+  await bus.start();
   const ctx: ServiceContext = {
     db: database.db,
     dialect: database.dialect,
     clock: options.clock ?? systemClock,
     config,
     log,
+    bus,
   };
   const services = createServices(ctx);
   const app = createApp(config, log, services);
-  if (options.scheduler !== false) services.content.scheduler.start();
+  if (options.scheduler !== false) {
+    services.content.scheduler.start();
+    services.media.sweeper.start();
+    services.search.worker.start();
+  }
   let closed = false;
   return {
     config,
@@ -68,8 +77,12 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     async close() {
       if (closed) return;
       closed = true;
-      services.auth.close();
+      await services.auth.close();
       await services.content.scheduler.stop();
+      await services.redirects.close();
+      await services.media.sweeper.stop();
+      await services.search.worker.stop();
+      await bus.close();
       await database.close();
     },
   };

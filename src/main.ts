@@ -26,7 +26,14 @@ export async function serveMain(): Promise<void> {
     process.stderr.write(`Start-up failed: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const running = await listen(cms);
+  let running: Awaited<ReturnType<typeof listen>>;
+  try {
+    running = await listen(cms);
+  } catch (err) {
+    await cms.close();
+    process.stderr.write(`Start-up failed: ${listenProblem(err as NodeJS.ErrnoException, config.host, config.port)}\n`);
+    process.exit(2);
+  }
   cms.log.info(
     { url: running.url, admin: `${config.publicUrl}/_cms/admin`, api: `${config.publicUrl}/_cms/api` },
     'listening',
@@ -46,6 +53,16 @@ export async function serveMain(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** One line for the operator instead of a stack trace. */
+function listenProblem(err: NodeJS.ErrnoException, host: string, port: number): string {
+  const where = `port ${port} on ${host}`;
+  if (err.code === 'EADDRINUSE') return `${where} is already in use; stop the other server or set PORT to another port`;
+  if (err.code === 'EACCES') return `no permission to listen on ${where}; use a port above 1023 or set PORT`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+    return `cannot listen on ${host}: no such local address; check HOST`;
+  return `cannot listen on ${where}: ${err.message}`;
 }
 
 const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;

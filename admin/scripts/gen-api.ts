@@ -1,7 +1,9 @@
 /**
- * Regenerate the admin's typed REST client: boot the service in memory, take
- * its own OpenAPI document and turn it into TypeScript types with
- * openapi-typescript (admin/src/api/schema.gen.ts, committed).
+ * Regenerate the typed REST client: boot the service in memory, take its own
+ * OpenAPI document and turn it into TypeScript types with openapi-typescript
+ * (src/client/schema.gen.ts, committed). Two consumers import that one file:
+ * the admin (admin/src/api/client.ts) and the command line's remote target
+ * (src/cli/target/remote.ts).
  *
  *   npm run gen:api
  */
@@ -14,7 +16,7 @@ import { createCms, resolveConfig } from '../../src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const docPath = resolve(root, 'dist/openapi.json');
-const outPath = resolve(root, 'admin/src/api/schema.gen.ts');
+const outPath = resolve(root, 'src/client/schema.gen.ts');
 
 const cms = await createCms({
   config: resolveConfig({ databaseUrl: 'sqlite::memory:', logLevel: 'silent' }),

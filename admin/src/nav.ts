@@ -4,10 +4,27 @@
  * schema, settings — so nothing links to a page that does not exist yet.
  */
 export interface NavItem {
-  to: '/' | '/account' | '/users' | '/allowed-domains';
+  to:
+    | '/'
+    | '/account'
+    | '/media'
+    | '/search'
+    | '/users'
+    | '/allowed-domains'
+    | '/comments'
+    | '/redirects'
+    | '/not-found'
+    | '/schema'
+    | '/taxonomies'
+    | '/menus'
+    | '/sections'
+    | '/widgets'
+    | '/settings';
   label: string;
   /** Shown to Admins only (the routes also refuse others). */
   adminOnly?: boolean;
+  /** Shown from this role level on (the routes also refuse others). */
+  minRole?: number;
 }
 
 export interface NavGroup {
@@ -15,19 +32,39 @@ export interface NavGroup {
   items: NavItem[];
 }
 
+/**
+ * The collections (with entry counts, in the configured sidebar order) are
+ * listed after the "Site" group by components/CollectionsNav.tsx, from the
+ * content model the service reports.
+ */
+export const CONTENT_AFTER_GROUP = 'Site';
+
 export const NAV_GROUPS: NavGroup[] = [
   {
     label: 'Site',
     items: [
       { to: '/', label: 'Dashboard' },
-      // Content: one entry per collection (issue "content").
-      // Media library (issue "media").
+      { to: '/search', label: 'Search' },
+      { to: '/media', label: 'Media' },
+      { to: '/comments', label: 'Comments', minRole: 40 },
+      { to: '/redirects', label: 'Redirects', minRole: 40 },
+      { to: '/not-found', label: '404 log', minRole: 40 },
+    ],
+  },
+  {
+    label: 'Structure',
+    items: [
+      { to: '/taxonomies', label: 'Taxonomies', minRole: 40 },
+      { to: '/menus', label: 'Menus', minRole: 40 },
+      { to: '/sections', label: 'Sections', minRole: 40 },
+      { to: '/widgets', label: 'Widget areas', minRole: 40 },
     ],
   },
   {
     label: 'Administration',
     items: [
-      // Schema: collections and fields (issue "schema").
+      { to: '/schema', label: 'Schema', adminOnly: true },
+      { to: '/settings', label: 'Settings', minRole: 40 },
       { to: '/users', label: 'Users', adminOnly: true },
       { to: '/allowed-domains', label: 'Allowed domains', adminOnly: true },
     ],

@@ -6,25 +6,60 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { AppLayout } from './components/AppLayout';
-import { ErrorMessage } from './components/Feedback';
+import { ErrorMessage, Spinner } from './components/Feedback';
 import { isAdmin, meQuery, safeNext, setupStatusQuery } from './lib/session';
 import { AccountPage } from './pages/Account';
 import { AllowedDomainsPage } from './pages/AllowedDomains';
+import { CommentsPage, type CommentsSearch } from './pages/comments/Comments';
+
+import type { EditorSearch } from './pages/content/EntryEditor';
+import { parseListSearch } from './pages/content/listSearch';
 import { DashboardPage } from './pages/Dashboard';
 import { InvitePage } from './pages/Invite';
 import { LoginPage } from './pages/Login';
 import { MagicLinkPage } from './pages/MagicLink';
+import { MediaLibraryPage, type MediaSearch } from './pages/media/MediaLibrary';
 import { NotFoundPage } from './pages/NotFound';
 import { ConsentPage } from './pages/oauth/Consent';
 import { DevicePage } from './pages/oauth/Device';
+import { NotFoundPage as NotFoundLogPage } from './pages/redirects/NotFound';
+import { RedirectsPage, type RedirectsSearch } from './pages/redirects/Redirects';
 import { SetupPage } from './pages/Setup';
 import { SignupPage } from './pages/Signup';
+import { SearchPage, type SearchPageSearch } from './pages/search/SearchPage';
 import { UsersPage, type UsersSearch } from './pages/users/Users';
+
+// Site structure and settings load on first visit: they bring the drag-and-drop library along.
+const MenuBuilderPage = lazy(() => import('./pages/menus/MenuBuilder').then((m) => ({ default: m.MenuBuilderPage })));
+const MenusPage = lazy(() => import('./pages/menus/Menus').then((m) => ({ default: m.MenusPage })));
+const SectionPage = lazy(() => import('./pages/sections/Section').then((m) => ({ default: m.SectionPage })));
+const SectionsPage = lazy(() => import('./pages/sections/Sections').then((m) => ({ default: m.SectionsPage })));
+const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
+const TaxonomiesPage = lazy(() => import('./pages/taxonomies/Taxonomies').then((m) => ({ default: m.TaxonomiesPage })));
+const TaxonomyPage = lazy(() => import('./pages/taxonomies/Taxonomy').then((m) => ({ default: m.TaxonomyPage })));
+const WidgetAreaPage = lazy(() => import('./pages/widgets/WidgetArea').then((m) => ({ default: m.WidgetAreaPage })));
+const WidgetAreasPage = lazy(() => import('./pages/widgets/WidgetAreas').then((m) => ({ default: m.WidgetAreasPage })));
 
 export interface RouterContext {
   queryClient: QueryClient;
 }
+
+/**
+ * The content and schema screens load on their first visit (code-split by
+ * route). React.lazy rather than the router's lazyRouteComponent, whose
+ * React 19 `use()` path warns once the module has loaded.
+ */
+const suspended = (page: ReactNode) => <Suspense fallback={<Spinner label="Loading…" />}>{page}</Suspense>;
+const EntryEditorPage = lazy(() => import('./pages/content/EntryEditor').then((m) => ({ default: m.EntryEditorPage })));
+const EntryListPage = lazy(() => import('./pages/content/EntryList').then((m) => ({ default: m.EntryListPage })));
+const SchemaPage = lazy(() => import('./pages/schema/Schema').then((m) => ({ default: m.SchemaPage })));
+const CollectionSchemaPage = lazy(() =>
+  import('./pages/schema/CollectionSchema').then((m) => ({ default: m.CollectionSchemaPage })),
+);
+const BlockTypesPage = lazy(() => import('./pages/schema/BlockTypes').then((m) => ({ default: m.BlockTypesPage })));
+const OrphansPage = lazy(() => import('./pages/schema/Orphans').then((m) => ({ default: m.OrphansPage })));
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const tokenSearch = (search: Record<string, unknown>): { token?: string } => ({ token: str(search.token) });
@@ -167,6 +202,68 @@ const accountRoute = createRoute({
   },
 });
 
+// ----- Content (Contributor and up; the pages show what a role may do) -----
+
+const entryListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/content/$collection',
+  validateSearch: parseListSearch,
+  component: function EntryList() {
+    const { collection } = entryListRoute.useParams();
+    return suspended(
+      <EntryListPage
+        me={entryListRoute.useRouteContext().me}
+        collection={collection}
+        search={entryListRoute.useSearch()}
+      />,
+    );
+  },
+});
+
+const entryEditorRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/content/$collection/$id',
+  validateSearch: (search: Record<string, unknown>): EditorSearch => ({ locale: str(search.locale) }),
+  component: function EntryEditor() {
+    const { collection, id } = entryEditorRoute.useParams();
+    return suspended(
+      <EntryEditorPage
+        key={`${collection}/${id}`}
+        me={entryEditorRoute.useRouteContext().me}
+        collection={collection}
+        id={id}
+        search={entryEditorRoute.useSearch()}
+      />,
+    );
+  },
+});
+
+const mediaRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/media',
+  validateSearch: (search: Record<string, unknown>): MediaSearch => ({
+    folder: str(search.folder),
+    type: str(search.type),
+    q: str(search.q),
+    view: search.view === 'list' ? 'list' : undefined,
+  }),
+  component: function Media() {
+    return <MediaLibraryPage me={mediaRoute.useRouteContext().me} search={mediaRoute.useSearch()} />;
+  },
+});
+
+const searchRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/search',
+  validateSearch: (search: Record<string, unknown>): SearchPageSearch => ({
+    q: str(search.q),
+    collection: str(search.collection),
+  }),
+  component: function Search() {
+    return <SearchPage me={searchRoute.useRouteContext().me} search={searchRoute.useSearch()} />;
+  },
+});
+
 /** Admin-only pages: others are sent to the dashboard (the API refuses them anyway). */
 const adminRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -194,6 +291,139 @@ const allowedDomainsRoute = createRoute({
   component: AllowedDomainsPage,
 });
 
+/** Editor pages (moderation, redirects, site structure, settings): others are sent to the dashboard (the API refuses them anyway). */
+const EDITOR = 40;
+const editorRoute = createRoute({
+  getParentRoute: () => appRoute,
+  id: 'editor',
+  beforeLoad: ({ context }) => {
+    if ((context.me.user.role ?? 0) < EDITOR) throw redirect({ to: '/' });
+  },
+  // Pages of this area load on first visit (the drag-and-drop library comes with them).
+  component: function EditorArea() {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <Outlet />
+      </Suspense>
+    );
+  },
+});
+
+const COMMENT_STATUSES = ['pending', 'approved', 'spam', 'trash', 'all'] as const;
+const commentsRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/comments',
+  validateSearch: (search: Record<string, unknown>): CommentsSearch => ({
+    status: COMMENT_STATUSES.find((s) => s === search.status),
+  }),
+  component: function Comments() {
+    return <CommentsPage search={commentsRoute.useSearch()} />;
+  },
+});
+
+const REDIRECT_SORTS = ['created', 'source', 'hits'] as const;
+const redirectsRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/redirects',
+  validateSearch: (search: Record<string, unknown>): RedirectsSearch => ({
+    source: str(search.source),
+    prefix: str(search.prefix),
+    sort: REDIRECT_SORTS.find((s) => s === search.sort),
+  }),
+  component: function Redirects() {
+    return <RedirectsPage search={redirectsRoute.useSearch()} />;
+  },
+});
+
+const notFoundLogRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/not-found',
+  component: NotFoundLogPage,
+});
+
+const schemaRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/schema',
+  component: () => suspended(<SchemaPage />),
+});
+
+const collectionSchemaRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/schema/collections/$slug',
+  component: function CollectionSchema() {
+    return suspended(<CollectionSchemaPage slug={collectionSchemaRoute.useParams().slug} />);
+  },
+});
+
+const blockTypesRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/schema/block-types',
+  component: () => suspended(<BlockTypesPage />),
+});
+const orphansRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/schema/orphans',
+  component: () => suspended(<OrphansPage />),
+});
+
+const taxonomiesRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/taxonomies',
+  component: TaxonomiesPage,
+});
+
+const taxonomyRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/taxonomies/$name',
+  component: function Taxonomy() {
+    const { name } = taxonomyRoute.useParams();
+    return <TaxonomyPage key={name} name={name} />;
+  },
+});
+
+const menusRoute = createRoute({ getParentRoute: () => editorRoute, path: '/menus', component: MenusPage });
+
+const menuRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/menus/$name',
+  validateSearch: (search: Record<string, unknown>): { locale?: string } => ({ locale: str(search.locale) }),
+  component: function Menu() {
+    const { name } = menuRoute.useParams();
+    const { locale } = menuRoute.useSearch();
+    return <MenuBuilderPage key={`${name}:${locale ?? ''}`} name={name} locale={locale} />;
+  },
+});
+
+const sectionsRoute = createRoute({ getParentRoute: () => editorRoute, path: '/sections', component: SectionsPage });
+
+const sectionRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/sections/$slug',
+  component: function SectionRoute() {
+    const { slug } = sectionRoute.useParams();
+    return <SectionPage key={slug} slug={slug} />;
+  },
+});
+
+const widgetsRoute = createRoute({ getParentRoute: () => editorRoute, path: '/widgets', component: WidgetAreasPage });
+
+const widgetAreaRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/widgets/$name',
+  component: function WidgetAreaRoute() {
+    const { name } = widgetAreaRoute.useParams();
+    return <WidgetAreaPage key={name} name={name} />;
+  },
+});
+
+const settingsRoute = createRoute({
+  getParentRoute: () => editorRoute,
+  path: '/settings',
+  component: function Settings() {
+    return <SettingsPage me={settingsRoute.useRouteContext().me} />;
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   setupRoute,
   loginRoute,
@@ -201,7 +431,36 @@ const routeTree = rootRoute.addChildren([
   inviteRoute,
   signupRoute,
   signedInBareRoute.addChildren([oauthConsentRoute, oauthDeviceRoute]),
-  appRoute.addChildren([dashboardRoute, accountRoute, adminRoute.addChildren([usersRoute, allowedDomainsRoute])]),
+  appRoute.addChildren([
+    dashboardRoute,
+    accountRoute,
+    entryListRoute,
+    entryEditorRoute,
+    mediaRoute,
+    searchRoute,
+    editorRoute.addChildren([
+      commentsRoute,
+      redirectsRoute,
+      notFoundLogRoute,
+      taxonomiesRoute,
+      taxonomyRoute,
+      menusRoute,
+      menuRoute,
+      sectionsRoute,
+      sectionRoute,
+      widgetsRoute,
+      widgetAreaRoute,
+      settingsRoute,
+    ]),
+    adminRoute.addChildren([
+      usersRoute,
+      allowedDomainsRoute,
+      schemaRoute,
+      collectionSchemaRoute,
+      blockTypesRoute,
+      orphansRoute,
+    ]),
+  ]),
 ]);
 
 export function makeRouter(queryClient: QueryClient) {

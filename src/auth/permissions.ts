@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   'bylines:manage': ROLES.EDITOR,
   'taxonomies:manage': ROLES.EDITOR,
   'menus:manage': ROLES.EDITOR,
+  'sections:manage': ROLES.EDITOR,
+  'widgets:manage': ROLES.EDITOR,
   'comments:moderate': ROLES.EDITOR,
   'redirects:manage': ROLES.EDITOR,
   'search:manage': ROLES.EDITOR,

@@ -30,5 +30,5 @@ export function parseRole(input: string | number): RoleLevel | undefined {
   const trimmed = input.trim();
   if (/^\d+$/.test(trimmed)) return parseRole(Number(trimmed));
   const key = trimmed.toUpperCase() as RoleName;
-  return ROLES[key];
+  return Object.hasOwn(ROLES, key) ? ROLES[key] : undefined;
 }

@@ -17,6 +17,13 @@ export const SCOPES = {
     'bylines:manage',
     'taxonomies:manage',
     'menus:manage',
+    // Moderation and redirects are Editor work on the site's content; tokens reach them through content:write.
+    'comments:moderate',
+    'redirects:manage',
+    'sections:manage',
+    'widgets:manage',
+    // Search indexes follow the content they hold (enable, rebuild, stats); the role still needs Editor.
+    'search:manage',
   ],
   'media:read': ['media:read'],
   'media:write': ['media:upload', 'media:register', 'media:edit_own', 'media:edit_any'],
@@ -41,7 +48,7 @@ export const PLUGIN_SCOPE = /^mcp:tools:[a-z0-9][a-z0-9_-]*$/;
 export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
 
 export function isScope(value: string): boolean {
-  return value in SCOPES || PLUGIN_SCOPE.test(value);
+  return Object.hasOwn(SCOPES, value) || PLUGIN_SCOPE.test(value);
 }
 
 /** True when one of the token's scopes names the required scope (the `admin` scope names every core one). */

@@ -1,39 +1,41 @@
-import { pino } from 'pino';
-import { ConfigError, loadConfig } from '../core/config.js';
-import { createLogger } from '../core/log.js';
-import { type Cms, createCms } from '../index.js';
+import type { Command } from 'commander';
+import { type Io, Output } from './io.js';
+import { type GlobalOptions, type LocalActor, openTarget } from './target/select.js';
+import type { Target } from './target/types.js';
 
-/** Errors a command reports as one line on stderr with a non-zero exit code. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
+/** What every command gets: the Io, the shared options and a way to reach its target. */
+export interface CliContext {
+  io: Io;
+  globals(cmd: Command): GlobalOptions;
+  output(cmd: Command): Output;
+  /** Open the target, say on stderr which one is in use, run, and close it. */
+  withTarget<T>(cmd: Command, local: LocalActor, fn: (target: Target, out: Output) => Promise<T>): Promise<T>;
 }
 
-/**
- * Open the service on the database the server would use (same environment and
- * config file). Logs go to stderr so stdout carries only the command's output.
- */
-export async function openCms(): Promise<Cms> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.message, 2);
-    throw err;
-  }
-  const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
-  return createCms({ config, logger: createLogger(level, pino.destination(2)) });
+export function cliContext(io: Io): CliContext {
+  const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
+  const output = (cmd: Command) => new Output(io, Boolean(globals(cmd).quiet));
+  return {
+    io,
+    globals,
+    output,
+    async withTarget(cmd, local, fn) {
+      const out = output(cmd);
+      const target = await openTarget(io, globals(cmd), local);
+      try {
+        out.progress(`Target: ${target.label}`);
+        return await fn(target, out);
+      } finally {
+        await target.close();
+      }
+    },
+  };
 }
 
-export async function withCms<T>(fn: (cms: Cms) => Promise<T>): Promise<T> {
-  const cms = await openCms();
-  try {
-    return await fn(cms);
-  } finally {
-    await cms.close();
-  }
+/** The "Examples:" block at the end of a command's --help. */
+export function examples(cmd: Command, lines: string[]): Command {
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
 }
+
+/** Collect a repeatable option into a list. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CliError } from './context.js';
+import { CliError } from './errors.js';
 
 /**
  * What `cms login` keeps for later commands: the site, the OAuth client the

@@ -1,34 +1,9 @@
-import { Command, CommanderError } from 'commander';
-import { loginCommands } from './commands/login.js';
-import { serverCommands } from './commands/server.js';
-import { usersCommand } from './commands/users.js';
-import { CliError } from './context.js';
+/**
+ * The `cms` command. Commands import what they need when they run, so
+ * `cms --help` and commands on a remote site never load the server or open
+ * a database.
+ */
+import { processIo } from './io.js';
+import { runCli } from './run.js';
 
-/** `cms` command line: the same services as the REST API, on the configured database. */
-export function buildProgram(): Command {
-  const program = new Command('cms').description('Headless CMS command line').exitOverride();
-  serverCommands(program);
-  usersCommand(program);
-  loginCommands(program);
-  return program;
-}
-
-export async function runCli(argv: string[]): Promise<void> {
-  try {
-    await buildProgram().parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
-      return;
-    }
-    if (err instanceof CliError) {
-      process.stderr.write(`Error: ${err.message}\n`);
-      process.exitCode = err.exitCode;
-      return;
-    }
-    process.stderr.write(`Error: ${(err as Error).stack ?? err}\n`);
-    process.exitCode = 1;
-  }
-}
-
-await runCli(process.argv);
+process.exitCode = await runCli(process.argv.slice(2), processIo());

@@ -1,4 +1,4 @@
-import { CliError } from './context.js';
+import { CliError } from './errors.js';
 
 /**
  * The small OAuth client the CLI needs against its own server: discovery

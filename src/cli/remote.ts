@@ -1,9 +1,10 @@
-import { CliError } from './context.js';
 import { type Credentials, readCredentials, withCredentialsLock, writeCredentials } from './credentials.js';
+import { CliError } from './errors.js';
 import { OAuthReply, refreshTokens, type TokenSet } from './oauth-client.js';
 
 /** Refresh this long before the access token expires. */
 const EARLY_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export function credentialsFrom(previous: Pick<Credentials, 'url' | 'clientId'>, tokens: TokenSet): Credentials {
   return {
@@ -17,8 +18,8 @@ export function credentialsFrom(previous: Pick<Credentials, 'url' | 'clientId'>,
   };
 }
 
-export function requireCredentials(): Credentials {
-  const creds = readCredentials();
+export function requireCredentials(path: string): Credentials {
+  const creds = readCredentials(path);
   if (!creds) throw new CliError('Not signed in; run: cms login --url <site URL>');
   return creds;
 }
@@ -28,14 +29,14 @@ export function requireCredentials(): Credentials {
  * another command refreshed meanwhile, its result is used instead (a refresh
  * token works once).
  */
-async function refreshed(stale: Credentials): Promise<Credentials> {
+async function refreshed(stale: Credentials, path: string): Promise<Credentials> {
   return withCredentialsLock(async () => {
-    const current = readCredentials();
+    const current = readCredentials(path);
     if (!current) throw new CliError('Not signed in; run: cms login --url <site URL>');
     if (current.refreshToken !== stale.refreshToken) return current;
     try {
       const next = credentialsFrom(current, await refreshTokens(current.url, current.clientId, current.refreshToken));
-      writeCredentials(next);
+      writeCredentials(next, path);
       return next;
     } catch (err) {
       if (err instanceof OAuthReply && err.error === 'invalid_grant') {
@@ -46,31 +47,64 @@ async function refreshed(stale: Credentials): Promise<Credentials> {
       if (err instanceof OAuthReply) throw new CliError(`Refreshing the sign-in failed: ${err.message}`);
       throw err;
     }
-  });
+  }, path);
 }
 
-/**
- * A REST call to the signed-in site with the stored access token, refreshed
- * first when it is (about to be) expired and once more after a 401.
- */
-export async function remoteFetch(
-  path: string,
-  init: RequestInit = {},
-): Promise<{ creds: Credentials; res: Response }> {
-  let creds = requireCredentials();
-  if (Date.parse(creds.expiresAt) - EARLY_MS <= Date.now()) creds = await refreshed(creds);
-  const go = (c: Credentials) => {
-    const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${c.accessToken}`);
-    headers.set('accept', 'application/json');
-    return fetch(`${c.url}/_cms/api${path}`, { ...init, headers, signal: AbortSignal.timeout(30_000) }).catch((err) => {
-      throw new CliError(`Cannot reach ${c.url}: ${(err as Error).message}`);
-    });
+/** Where a remote command gets its bearer token. */
+export interface TokenSource {
+  /** The site's public URL (no trailing slash). */
+  url: string;
+  /** How the token was found, for the "which target" line. */
+  via: string;
+  token(): Promise<string>;
+  /** A fresh token after a 401, when the source can renew one. */
+  renew?(): Promise<string>;
+}
+
+export function staticToken(url: string, token: string): TokenSource {
+  return { url, via: 'token', token: async () => token };
+}
+
+/** The stored `cms login`: refreshed shortly before it expires, and once more after a 401. */
+export function storedSignIn(path: string): TokenSource {
+  let creds = requireCredentials(path);
+  return {
+    url: creds.url,
+    via: 'stored sign-in',
+    async token() {
+      if (Date.parse(creds.expiresAt) - EARLY_MS <= Date.now()) creds = await refreshed(creds, path);
+      return creds.accessToken;
+    },
+    async renew() {
+      creds = await refreshed(creds, path);
+      return creds.accessToken;
+    },
   };
-  let res = await go(creds);
-  if (res.status === 401) {
-    creds = await refreshed(creds);
-    res = await go(creds);
-  }
-  return { creds, res };
+}
+
+/** fetch with the bearer token, a timeout, one renewal after a 401, and network failures as one-line errors. */
+export function bearerFetch(source: TokenSource): (request: Request) => Promise<Response> {
+  const send = async (request: Request, token: string) => {
+    const headers = new Headers(request.headers);
+    headers.set('authorization', `Bearer ${token}`);
+    headers.set('accept', 'application/json');
+    try {
+      return await fetch(new Request(request, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
+    } catch (err) {
+      const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
+      throw new CliError(`Cannot reach ${source.url}: ${cause}`);
+    }
+  };
+  return async (request) => {
+    const spare = source.renew ? request.clone() : null;
+    const res = await send(request, await source.token());
+    if (res.status !== 401 || !spare || !source.renew) return res;
+    await res.body?.cancel();
+    return send(spare, await source.renew());
+  };
+}
+
+/** A REST call with a token source: for routes outside the OpenAPI document (auth, tokens). */
+export async function remoteFetch(source: TokenSource, path: string, init: RequestInit = {}): Promise<Response> {
+  return bearerFetch(source)(new Request(`${source.url}/_cms/api${path}`, init));
 }

@@ -2,6 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { type EmailConfig, emailFromEnv, emailSchema, resolveEmail } from './config-email.js';
+import {
+  DEFAULT_MAX_IMAGE_PIXELS,
+  DEFAULT_MEDIA_TYPES,
+  mediaAllowedTypesSchema,
+  resolveStorage,
+  type StorageConfig,
+  storageFromEnv,
+  storageSchema,
+} from './config-media.js';
 
 /**
  * Configuration: defaults, then an optional JSON file (`cms.config.json` in the
@@ -60,9 +69,19 @@ export const configSchema = z
       .int()
       .positive()
       .default(50 * 1024 * 1024),
+    jsonBodyLimit: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(4 * 1024 * 1024),
     trustedProxyHeaders: z.array(trustedHeader).default([]),
+    notFoundLogLimit: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     email: emailSchema.optional(),
+    storage: storageSchema.optional(),
+    mediaAllowedTypes: mediaAllowedTypesSchema.optional(),
+    maxImagePixels: z.coerce.number().int().positive().default(DEFAULT_MAX_IMAGE_PIXELS),
+    searchRebuildBatch: z.coerce.number().int().min(1).max(10_000).default(500),
   })
   .strict();
 
@@ -84,10 +103,22 @@ export interface CmsConfig {
   publicUrl: string;
   i18n: I18nConfig;
   maxUploadSize: number;
+  /** Largest accepted JSON (or other non-upload) request body from a signed-in caller, in bytes. */
+  jsonBodyLimit: number;
   trustedProxyHeaders: string[];
+  /** Rows the 404 log keeps at most (least-seen, oldest evicted first). */
+  notFoundLogLimit: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Outgoing mail (magic links, invites, sign-up); null when email is not configured. */
   email: EmailConfig | null;
+  /** Where media bytes live: the file system (default, under dataDir/media) or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** MIME types (or `type/*` families) the media library accepts. */
+  mediaAllowedTypes: string[];
+  /** Images with more pixels than this are refused before decoding. */
+  maxImagePixels: number;
+  /** Entries per search index rebuild step; collections this small are rebuilt at once. */
+  searchRebuildBatch: number;
 }
 
 export class ConfigError extends Error {
@@ -107,8 +138,13 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_DATABASE_URL: 'databaseUrl',
   CMS_PUBLIC_URL: 'publicUrl',
   CMS_MAX_UPLOAD_SIZE: 'maxUploadSize',
+  CMS_JSON_BODY_LIMIT: 'jsonBodyLimit',
   CMS_TRUSTED_PROXY_HEADERS: 'trustedProxyHeaders',
+  CMS_NOT_FOUND_LOG_LIMIT: 'notFoundLogLimit',
   CMS_LOG_LEVEL: 'logLevel',
+  CMS_MEDIA_ALLOWED_TYPES: 'mediaAllowedTypes',
+  CMS_MAX_IMAGE_PIXELS: 'maxImagePixels',
+  CMS_SEARCH_REBUILD_BATCH: 'searchRebuildBatch',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -139,9 +175,15 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     publicUrl,
     i18n,
     maxUploadSize: v.maxUploadSize,
+    jsonBodyLimit: v.jsonBodyLimit,
     trustedProxyHeaders: v.trustedProxyHeaders.map((h) => h.toLowerCase()),
+    notFoundLogLimit: v.notFoundLogLimit,
     logLevel: v.logLevel,
     email: resolveEmail(v.email, publicUrl),
+    storage: resolveStorage(v.storage, dataDir),
+    mediaAllowedTypes: v.mediaAllowedTypes ?? DEFAULT_MEDIA_TYPES,
+    maxImagePixels: v.maxImagePixels,
+    searchRebuildBatch: v.searchRebuildBatch,
   };
 }
 
@@ -171,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const raw = env[envKey];
     if (raw === undefined || raw === '') continue;
     merged[key] =
-      key === 'trustedProxyHeaders'
+      key === 'trustedProxyHeaders' || key === 'mediaAllowedTypes'
         ? raw
             .split(',')
             .map((s) => s.trim().toLowerCase())
@@ -183,6 +225,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (email) {
     merged.email = email.value;
     origin.email = email.source;
+  }
+  const storage = storageFromEnv(env, merged.storage);
+  if (storage) {
+    merged.storage = storage.value;
+    origin.storage = storage.source;
   }
   if (merged.dataDir !== undefined && typeof merged.dataDir === 'string') merged.dataDir = resolve(cwd, merged.dataDir);
   else merged.dataDir = resolve(cwd, 'data');

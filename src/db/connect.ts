@@ -1,13 +1,24 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DialectName } from './dialect.js';
 import type { Tables } from './tables.js';
 
-// int8 (count(*), bigint columns) as JS numbers; our values stay far below 2^53.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+const require = createRequire(import.meta.url);
+let pgModule: typeof pg | null = null;
+
+/** The PostgreSQL driver, loaded only when a PostgreSQL database is used (SQLite sites never pay for it). */
+export function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = require('pg') as typeof pg;
+    // int8 (count(*), bigint columns) as JS numbers; our values stay far below 2^53.
+    pgModule.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+  }
+  return pgModule;
+}
 
 export type Kdb = Kysely<Tables>;
 
@@ -16,6 +27,8 @@ export interface Database {
   dialect: DialectName;
   /** Number of SQL statements executed so far (for query-budget tests). */
   readonly queryCount: number;
+  /** PostgreSQL only: how to open a connection of its own on the same database and schema (LISTEN). */
+  listenerConfig?: pg.ClientConfig;
   close(): Promise<void>;
 }
 
@@ -38,6 +51,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     if (event.level === 'query' || event.level === 'error') count++;
   };
   let db: Kdb;
+  let listenerConfig: pg.ClientConfig | undefined;
   if (dialect === 'sqlite') {
     const file = url.slice('sqlite:'.length);
     const memory = file === ':memory:' || file === '';
@@ -45,22 +59,36 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     const native = new SqliteDatabase(memory ? ':memory:' : file);
     native.pragma('foreign_keys = ON');
     native.pragma('busy_timeout = 5000');
+    let optimizer: NodeJS.Timeout | undefined;
     if (!memory) {
       native.pragma('journal_mode = WAL');
       native.pragma('synchronous = NORMAL');
+      // Planner statistics: without them SQLite cannot tell a selective condition (the entries of a
+      // rare term) from a broad one and walks a whole list index. Gather what is missing at open and
+      // refresh hourly, each run on a bounded sample (SQLite's recommended `PRAGMA optimize` use).
+      native.pragma('analysis_limit = 400');
+      native.pragma('optimize = 0x10002');
+      optimizer = setInterval(() => native.pragma('optimize'), 60 * 60_000);
+      optimizer.unref();
     }
-    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(native) }), log });
-  } else {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolSize ?? 10,
-      options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    db = new Kysely<Tables>({
+      dialect: new SqliteDialect({
+        database: withStatementCache(native, () => clearInterval(optimizer)),
+      }),
+      log,
     });
+  } else {
+    listenerConfig = {
+      connectionString: url,
+      options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    };
+    const pool = new (loadPg().Pool)({ ...listenerConfig, max: options.poolSize ?? 10 });
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log });
   }
   return {
     db,
     dialect,
+    listenerConfig,
     get queryCount() {
       return count;
     },
@@ -75,10 +103,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * reusable, so keep the recent ones (they are only ever run one at a time
  * behind Kysely's connection mutex). Structure changes clear the cache.
  */
-function withStatementCache(native: SqliteDatabase.Database) {
+function withStatementCache(native: SqliteDatabase.Database, onClose: () => void) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
-    close: () => native.close(),
+    close: () => {
+      onClose();
+      native.close();
+    },
     prepare(sqlText: string) {
       const hit = cache.get(sqlText);
       if (hit) {

@@ -87,10 +87,11 @@ export interface AllowedDomainsTable {
   updated_at: string;
 }
 
-export interface RateLimitsTable {
+/** One accepted request counted by a rate limit (sliding log); `key` is "<rule>|<client>". */
+export interface RateHitsTable {
+  id: string;
   key: string;
-  window_start: string;
-  count: number;
+  at: string;
   expires_at: string;
 }
 
@@ -103,5 +104,5 @@ export interface IdentityTables {
   _cms_invites: InvitesTable;
   _cms_signup_requests: SignupRequestsTable;
   _cms_allowed_domains: AllowedDomainsTable;
-  _cms_rate_limits: RateLimitsTable;
+  _cms_rate_hits: RateHitsTable;
 }

@@ -5,7 +5,11 @@
  */
 import type { Generated } from 'kysely';
 import type { IdentityTables } from './tables-identity.js';
+import type { MediaTables } from './tables-media.js';
 import type { OAuthTables } from './tables-oauth.js';
+import type { PublicTables } from './tables-public.js';
+import type { SearchTables } from './tables-search.js';
+import type { StructureTables } from './tables-structure.js';
 
 export interface MetaTable {
   key: string;
@@ -50,6 +54,8 @@ export interface CollectionsTable {
   description: string | null;
   icon: string | null;
   supports: string;
+  /** Added by migration 010: URL pattern (text or JSON object per locale); null when not routable. */
+  url_pattern: string | null;
   sort_order: number;
   source: string;
   created_at: string;
@@ -164,8 +170,20 @@ export interface EntryBylinesTable {
   role_label: string | null;
 }
 
-/** System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts, OAuth in tables-oauth.ts. */
-export interface Tables extends IdentityTables, OAuthTables {
+/** Who scheduled a scheduled publication (the scheduler publishes with that user's rights). */
+export interface EntrySchedulesTable {
+  collection_id: string;
+  entry_id: string;
+  user_id: string | null;
+  created_at: string;
+}
+
+/**
+ * System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts, OAuth in
+ * tables-oauth.ts, the public side (comments, redirects, SEO) in tables-public.ts, media in tables-media.ts,
+ * site structure (taxonomies, menus, sections, widgets) in tables-structure.ts, search in tables-search.ts.
+ */
+export interface Tables extends IdentityTables, OAuthTables, PublicTables, MediaTables, StructureTables, SearchTables {
   _cms_meta: MetaTable;
   _cms_migrations: MigrationsTable;
   _cms_users: UsersTable;
@@ -180,6 +198,7 @@ export interface Tables extends IdentityTables, OAuthTables {
   _cms_locks: LocksTable;
   _cms_bylines: BylinesTable;
   _cms_entry_bylines: EntryBylinesTable;
+  _cms_entry_schedules: EntrySchedulesTable;
 }
 
 export type { Generated };

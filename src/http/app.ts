@@ -1,25 +1,26 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { CmsConfig } from '../core/config.js';
 import { CmsError, issuesError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Services } from '../services/index.js';
 import { ADMIN_ROOT, createAdminApp } from './admin.js';
+import { apiReferenceRoutes } from './api-reference.js';
 import type { AppEnv } from './env.js';
+import { healthRoutes, rootRedirect } from './health.js';
 import { mcpRoutes } from './mcp.js';
 import { authenticate } from './middleware/auth.js';
+import { bodyLimits, storableInput } from './middleware/body.js';
 import { errorBody, onError } from './middleware/errors.js';
 import { requestContext } from './middleware/request.js';
 import { openApiDocument } from './openapi.js';
+import { publicRequest, sitemapRoutes } from './public-site.js';
 import { registerRoutes } from './routes/index.js';
+import { STREAMED_UPLOADS } from './routes/media.js';
 import { oauthProtocolRoutes } from './routes/oauth-protocol.js';
 import { wellKnownRoutes } from './well-known.js';
 
 export const API_ROOT = '/_cms/api';
-/** JSON bodies above this size are refused with 413 (uploads have their own limit). */
-export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 
 function validationHook(result: { success: boolean; error?: unknown; target?: string }) {
   if (result.success) return;
@@ -39,17 +40,19 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.onError(onError);
   api.use('*', authenticate());
-  const limit = bodyLimit({
-    maxSize: Math.max(JSON_BODY_LIMIT, config.maxUploadSize),
-    onError: () => {
-      throw new CmsError('PAYLOAD_TOO_LARGE', 'Request body too large');
-    },
-  });
-  // Reads carry no body; skipping the limiter keeps them from materialising the full Request.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
+  const limits = bodyLimits(config);
+  // Upload routes count their own bytes while streaming and refuse a declared length above the limit
+  // before reading; the generic limiter would buffer a chunked upload whole. Anonymous callers keep
+  // the small limit.
+  api.use('*', (c, next) =>
+    STREAMED_UPLOADS.some((re) => re.test(c.req.path)) && c.get('actor').kind !== 'anonymous'
+      ? next()
+      : limits(c, next),
+  );
+  api.use('*', storableInput());
   registerRoutes(api);
   api.get('/openapi.json', (c) => c.json(openApiDocument(api, config)));
-  api.get('/docs', Scalar({ url: `${API_ROOT}/openapi.json`, pageTitle: 'CMS API reference' }));
+  apiReferenceRoutes(api, API_ROOT);
   return api;
 }
 
@@ -57,13 +60,53 @@ export function createApp(config: CmsConfig, log: Logger, services: Services): H
   const app = new Hono<AppEnv>();
   app.use('*', requestContext(log, services));
   app.onError(onError);
+  healthRoutes(app);
+  rootRedirect(app, ADMIN_ROOT);
   // Before the REST API: the MCP endpoint has its own (Bearer-only) authentication.
   mcpRoutes(app, config);
   // Also before it: OAuth protocol endpoints answer RFC 6749 errors, not the envelope; discovery sits at the root.
   oauthProtocolRoutes(app);
   wellKnownRoutes(app);
-  app.route(API_ROOT, createApi(config));
+  sitemapRoutes(app);
+  const api = createApi(config);
+  app.route(API_ROOT, api);
   app.route(ADMIN_ROOT, createAdminApp());
-  app.notFound((c) => c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404));
+  const allowedMethods = routeMethods(api);
+  app.notFound(async (c) => {
+    // Public paths no route serves: a redirect rule answers, else a 404 the 404 log records.
+    const redirected = await publicRequest(c);
+    if (redirected) return redirected;
+    const allowed = c.req.path.startsWith(`${API_ROOT}/`) ? allowedMethods(c.req.path.slice(API_ROOT.length)) : [];
+    if (allowed.length) {
+      const err = new CmsError(
+        'METHOD_NOT_ALLOWED',
+        `${c.req.method} is not allowed here (allowed: ${allowed.join(', ')})`,
+      );
+      return c.json(errorBody(err), 405, { Allow: allowed.join(', ') });
+    }
+    return c.json(errorBody(new CmsError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}`)), 404);
+  });
   return app;
+}
+
+/** The methods the API serves at a path, so a wrong method is a 405 with `Allow`, not a 404. */
+function routeMethods(api: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let table: Array<{ pattern: RegExp; method: string }> | undefined;
+  const patternOf = (path: string) =>
+    new RegExp(
+      `^${path
+        .split('/')
+        .map((part) =>
+          part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/')}/?$`,
+    );
+  return (path) => {
+    table ??= api.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({ pattern: patternOf(r.path), method: r.method }));
+    const methods = new Set(table.filter((t) => t.pattern.test(path)).map((t) => t.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  };
 }

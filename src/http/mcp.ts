@@ -1,13 +1,25 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bearerFrom } from '../auth/tokens.js';
 import type { CmsConfig } from '../core/config.js';
-import { createMcpServer } from '../mcp/server.js';
 import type { AppEnv } from './env.js';
 import { withRequestId } from './middleware/request.js';
 
 export const MCP_PATH = '/_cms/api/mcp';
+
+/** The MCP SDK is loaded on the first MCP request, not at start-up (it is a large module graph). */
+let mcpModules: Promise<{
+  createMcpServer: typeof import('../mcp/server.js').createMcpServer;
+  Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport;
+}> | null = null;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([
+    import('../mcp/server.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]).then(([server, transport]) => ({
+    createMcpServer: server.createMcpServer,
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+  })));
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -27,36 +39,40 @@ export function mcpRoutes(app: Hono<AppEnv>, config: CmsConfig): void {
       'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl(config)}"`,
     });
 
-  app.post(
-    MCP_PATH,
-    bodyLimit({
-      // Tool arguments may carry base64 uploads: allow the upload limit plus its encoding overhead.
-      maxSize: Math.ceil(config.maxUploadSize * 1.4) + 1024 * 1024,
-      onError: (c) => c.json(rpcError(-32600, 'Request body too large'), 413),
-    }),
-    async (c) => {
-      const token = bearerFrom(c.req.header('authorization'));
-      if (!token) return unauthorized(c, 'A Bearer token is required');
-      const services = c.get('services');
-      const actor = await services.tokens.authenticate(token);
-      if (!actor) return unauthorized(c, 'Invalid, expired or revoked token');
-      const log = c.get('log');
-      const server = createMcpServer(services, actor, log);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      try {
-        await server.connect(transport);
-        return withRequestId(c, await transport.handleRequest(c.req.raw));
-      } catch (err) {
-        log.error({ err }, 'MCP transport failure');
-        return c.json(rpcError(-32603, 'Internal error'), 500);
-      } finally {
-        await server.close().catch(() => {});
-      }
-    },
-  );
+  // The caller is known before a byte of the body is read: an unauthenticated request is refused at once.
+  const requireBearer: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const token = bearerFrom(c.req.header('authorization'));
+    if (!token) return unauthorized(c, 'A Bearer token is required');
+    const actor = await c.get('services').tokens.authenticate(token);
+    if (!actor) return unauthorized(c, 'Invalid, expired or revoked token');
+    c.set('actor', actor);
+    await next();
+  };
+  const limit = bodyLimit({
+    // Tool arguments may carry base64 uploads: allow the upload limit plus its encoding overhead.
+    maxSize: Math.max(config.jsonBodyLimit, Math.ceil(config.maxUploadSize * 1.4) + 1024 * 1024),
+    onError: (c) => c.json(rpcError(-32600, 'Request body too large'), 413),
+  });
+
+  app.post(MCP_PATH, requireBearer, limit, async (c) => {
+    const services = c.get('services');
+    const log = c.get('log');
+    const { createMcpServer, Transport } = await loadMcp();
+    const server = createMcpServer(services, c.get('actor'), log);
+    const transport = new Transport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      return withRequestId(c, await transport.handleRequest(c.req.raw));
+    } catch (err) {
+      log.error({ err }, 'MCP transport failure');
+      return c.json(rpcError(-32603, 'Internal error'), 500);
+    } finally {
+      await server.close().catch(() => {});
+    }
+  });
   const notAllowed = (c: Context<AppEnv>) =>
     c.json(rpcError(-32000, 'Method not allowed: this endpoint is stateless; use POST'), 405, { Allow: 'POST' });
   app.get(MCP_PATH, notAllowed);

@@ -29,6 +29,12 @@ export interface OpSpec<P, Q, B, R> {
   hidden?: boolean;
   /** No credentials needed (public comments); documented with `security: []`. */
   public?: boolean;
+  /**
+   * A streamed body (file uploads): documented with this media type and
+   * schema, never parsed or buffered by the framework; the handler reads
+   * `c.req.raw.body` itself. The document states the configured maximum size.
+   */
+  upload?: { mediaType: 'multipart/form-data' | 'application/octet-stream'; schema: z.ZodType };
 }
 
 export interface OpInput<P, Q, B> {
@@ -69,6 +75,7 @@ export function op<
   handler: (input: OpInput<P, Q, B>) => Promise<z.input<R> | Reply<z.input<R>>>,
 ): void {
   const status = spec.status ?? 200;
+  const upload = spec.upload;
   const route = createRoute({
     method: spec.method,
     path: spec.path,
@@ -84,6 +91,9 @@ export function op<
       ...(spec.body
         ? { body: { required: true, content: { 'application/json': { schema: spec.body as never } } } }
         : {}),
+      ...(upload
+        ? { body: { required: true, content: { [upload.mediaType]: { schema: upload.schema as never } } } }
+        : {}),
     },
     responses: {
       [status]: {
@@ -95,10 +105,17 @@ export function op<
       ...(spec.public ? {} : { 403: errorContent('Insufficient permission or scope') }),
       404: errorContent('Resource not found (NOT_FOUND)'),
       ...(spec.method === 'get' ? {} : { 409: errorContent('State conflict') }),
+      ...(upload ? { 413: errorContent('File above the configured maximum upload size (PAYLOAD_TOO_LARGE)') } : {}),
+      ...(upload ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
       500: errorContent('Internal failure (INTERNAL_ERROR)'),
     },
   });
-  app.openapi(route, (async (c: Context<AppEnv>) => {
+  if (upload && !spec.hidden) {
+    // Documented with its body, but served without a body validator: that would read the whole upload into memory.
+    app.openAPIRegistry.registerPath(route);
+  }
+  const served = upload ? { ...route, request: { ...route.request, body: undefined }, hide: true } : route;
+  app.openapi(served, (async (c: Context<AppEnv>) => {
     const req = c.req as unknown as { valid(target: string): unknown };
     const out = await handler({
       params: (spec.params ? req.valid('param') : undefined) as Infer<P>,

@@ -31,8 +31,30 @@ function registerSecuritySchemes(api: OpenAPIHono<AppEnv>): void {
   });
 }
 
+const UPLOAD_TYPES = ['multipart/form-data', 'application/octet-stream'];
+
+interface OperationObject {
+  description?: string;
+  requestBody?: { description?: string; content?: Record<string, unknown> };
+  [extension: `x-${string}`]: unknown;
+}
+
+/** Upload operations state the configured maximum (it is configuration, so it is written in at build time). */
+function stateUploadLimit(doc: { paths?: Record<string, Record<string, OperationObject>> }, max: number): void {
+  for (const ops of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      const body = op.requestBody;
+      if (!body?.content || !UPLOAD_TYPES.some((t) => t in (body.content ?? {}))) continue;
+      const note = `Maximum upload size: ${max} bytes (\`maxUploadSize\`); a larger file is refused with 413 PAYLOAD_TOO_LARGE.`;
+      op.description = op.description ? `${op.description}\n\n${note}` : note;
+      body.description = note;
+      op['x-max-upload-size'] = max;
+    }
+  }
+}
+
 function buildDocument(api: OpenAPIHono<AppEnv>, config: CmsConfig): unknown {
-  return api.getOpenAPI31Document({
+  const doc = api.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'CMS REST API',
@@ -43,4 +65,6 @@ function buildDocument(api: OpenAPIHono<AppEnv>, config: CmsConfig): unknown {
     servers: [{ url: `${config.publicUrl}/_cms/api` }],
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
   });
+  stateUploadLimit(doc as never, config.maxUploadSize);
+  return doc;
 }

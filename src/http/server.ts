@@ -22,6 +22,7 @@ export function listen(cms: Cms, port = cms.config.port, host = cms.config.host)
         url,
         stop() {
           stopping ??= (async () => {
+            cms.services.health.drain();
             await new Promise<void>((done) => {
               const timer = setTimeout(() => {
                 cms.log.warn('in-flight requests did not finish in time; closing connections');

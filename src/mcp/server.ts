@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { requireScope } from '../auth/actor.js';
 import { CmsError, constraintConflict, isCmsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { assertStorable } from '../core/text.js';
 import type { Services } from '../services/index.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
@@ -46,6 +47,7 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
     if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
     try {
       requireScope(actor, def.scope);
+      assertStorable(request.params.arguments ?? {}, 'tool arguments');
       const parsed = def.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) {
         throw new CmsError('VALIDATION_ERROR', 'Invalid tool arguments', {

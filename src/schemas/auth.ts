@@ -54,10 +54,20 @@ export const SessionUserSchema = z.object({
   role: z.number().int(),
   roleName: z.string(),
 });
-export const SiteSchema = z.object({ title: z.string(), tagline: z.string().nullable() });
+export const SiteSchema = z.object({
+  title: z.string(),
+  tagline: z.string().nullable(),
+  timezone: z.string().openapi({ description: 'IANA time zone of the site (the date-time picker uses it)' }),
+});
 export const SignedIn = z.object({ user: SessionUserSchema });
 
-export const MeResult = z.object({ user: SessionUserSchema, site: SiteSchema.nullable() });
+export const MeResult = z.object({
+  user: SessionUserSchema,
+  site: SiteSchema.nullable(),
+  i18n: z.object({ locales: z.array(z.string()), defaultLocale: z.string() }).openapi({
+    description: 'The configured locales (the admin offers them for translations of taxonomies, terms and menus)',
+  }),
+});
 export const MethodsResult = z.object({ passkey: z.boolean(), magicLink: z.boolean(), signup: z.boolean() });
 
 export const SetupStatus = z.object({ needsSetup: z.boolean(), site: SiteSchema.nullable() });

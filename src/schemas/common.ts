@@ -19,11 +19,15 @@ export function envelope<T extends z.ZodType>(data: T) {
 
 export const DeletedResult = z.object({ deleted: z.literal(true), slug: z.string() }).openapi('DeletedResult');
 
-export const SlugParam = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[a-z][a-z0-9_]*$/);
+/** An identifier slug of at most `max` characters (one limit per schema, so a too-long value gets one message). */
+export const identifierSlug = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[a-z][a-z0-9_]*$/);
+
+export const SlugParam = identifierSlug(63);
 
 export const ReorderBody = z
   .object({

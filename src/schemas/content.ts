@@ -244,6 +244,17 @@ export const ListContentQuery = z.object({
     .enum(['references'])
     .optional()
     .openapi({ param: { name: 'include', in: 'query' } }),
+  term: z
+    .string()
+    .min(3)
+    .max(1000)
+    .optional()
+    .openapi({
+      param: { name: 'term', in: 'query' },
+      description:
+        'Entries carrying a term: `<taxonomy>:<slug>` (slug in the list locale); several slugs separated by commas match any of them',
+      example: 'tags:news',
+    }),
 });
 
 export const CompareResult = z

@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { fieldInputSchema, fieldUpdateSchema } from '../services/fields/definition.js';
 import { FIELD_TYPES } from '../services/fields/types.js';
+import { MAX_COLLECTION_SLUG } from '../services/schema/collections.js';
 import { SUPPORTS } from '../services/schema/model.js';
-import { SlugParam } from './common.js';
+import { MAX_URL_PATTERN } from '../services/schema/url-pattern.js';
+import { identifierSlug, SlugParam } from './common.js';
 
 /** Request and response shapes of the schema API (collections, fields, block types, orphans). */
 
@@ -43,6 +45,18 @@ const Supports = z.array(z.enum(SUPPORTS)).openapi({
   description: 'Features of the collection; default ["drafts","revisions","editLock"]',
 });
 
+const UrlPatternString = z.string().min(2).max(MAX_URL_PATTERN).startsWith('/').includes('{slug}');
+
+/** Public URL of the entries: one pattern, or one per locale. Null: not routable. */
+const UrlPattern = z
+  .union([UrlPatternString, z.record(z.string().max(35), UrlPatternString)])
+  .nullable()
+  .openapi('UrlPattern', {
+    description:
+      'Makes entries routable (sitemaps, hreflang): "/blog/{slug}" (other locales are prefixed with "/{locale}"), or one pattern per locale such as {"en":"/blog/{slug}","fr":"/fr/blogue/{slug}"}. Placeholders: {slug} (required, once) and {locale}.',
+    example: '/blog/{slug}',
+  });
+
 const collectionBase = {
   id: z.string(),
   slug: z.string(),
@@ -51,6 +65,7 @@ const collectionBase = {
   description: z.string().nullable(),
   icon: z.string().nullable(),
   supports: Supports,
+  urlPattern: UrlPattern,
   sortOrder: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -64,12 +79,15 @@ export const CollectionSchema = z.object({ ...collectionBase, fields: z.array(Fi
 
 export const CreateCollectionBody = z
   .object({
-    slug: SlugParam.max(60).openapi({ description: 'Identifier; the entries live in table `ec_<slug>`' }),
+    slug: identifierSlug(MAX_COLLECTION_SLUG).openapi({
+      description: 'Identifier; the entries live in table `ec_<slug>`',
+    }),
     label: z.string().trim().min(1).max(200),
     labelSingular: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(2000).nullable().optional(),
     icon: z.string().max(100).nullable().optional(),
     supports: Supports.optional(),
+    urlPattern: UrlPattern.optional(),
     sortOrder: z.number().int().optional(),
     fields: z.array(FieldInputSchema).max(200).optional(),
   })
@@ -83,6 +101,7 @@ export const UpdateCollectionBody = z
     description: z.string().max(2000).nullable().optional(),
     icon: z.string().max(100).nullable().optional(),
     supports: Supports.optional(),
+    urlPattern: UrlPattern.optional(),
     sortOrder: z.number().int().optional(),
   })
   .strict()

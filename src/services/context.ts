@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { CmsConfig } from '../core/config.js';
 import type { Logger } from '../core/log.js';
+import type { Bus } from '../db/bus.js';
 import type { Kdb } from '../db/connect.js';
 import type { DialectName } from '../db/dialect.js';
 
@@ -11,6 +12,8 @@ export interface ServiceContext {
   clock: Clock;
   config: CmsConfig;
   log: Logger;
+  /** Tells every process (this one included) that cached data changed; see src/db/bus.ts. */
+  bus: Bus;
 }
 
 /** Run `fn` in a transaction, or inside the caller's one when `db` already is a transaction. */

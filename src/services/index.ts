@@ -1,25 +1,52 @@
 import { createAuthService } from './auth/index.js';
+import { createCommentsService } from './comments/index.js';
 import { createContentService } from './content/index.js';
 import type { ServiceContext } from './context.js';
+import { createHealthService } from './health/index.js';
+import { createMediaService } from './media/index.js';
+import { createMenuService } from './menus/index.js';
 import { createOAuthService } from './oauth/index.js';
+import { createRedirectsService } from './redirects/index.js';
 import { createSchemaService } from './schema/index.js';
+import { createSearchService } from './search/index.js';
+import { createSectionService } from './sections/index.js';
+import { createSeoService } from './seo/index.js';
+import { createSettingsService } from './settings/index.js';
+import { createTaxonomyService } from './taxonomies/index.js';
 import { createTokensService } from './tokens/index.js';
 import { createUsersService } from './users/index.js';
+import { createWidgetService } from './widgets/index.js';
 
 /** Every domain service, built once per process from one context. */
 export function createServices(ctx: ServiceContext) {
   const users = createUsersService(ctx);
   const tokens = createTokensService(ctx);
   const schema = createSchemaService(ctx);
+  const settings = createSettingsService(ctx);
   // A role change or a disable must not be served from the token cache of this process.
   users.onAccessChange(() => tokens.invalidate());
+  const content = createContentService(ctx, schema);
+  const media = createMediaService(ctx, schema);
+  // Image and file field values must point at ready library items (checked inside each entry write).
+  content.hooks.afterWrite('media-fields', media.fieldListener);
   return {
     users,
     tokens,
-    auth: createAuthService(ctx, { users, tokens }),
+    settings,
+    auth: createAuthService(ctx, { users, tokens, settings }),
     schema,
-    content: createContentService(ctx, schema),
+    content,
+    media,
+    taxonomies: createTaxonomyService(ctx, schema, content),
+    menus: createMenuService(ctx, schema, content),
+    sections: createSectionService(ctx),
+    widgets: createWidgetService(ctx, schema),
+    search: createSearchService(ctx, { schema, content }),
     oauth: createOAuthService(ctx, { tokens }),
+    comments: createCommentsService(ctx, { schema, content }),
+    redirects: createRedirectsService(ctx),
+    seo: createSeoService(ctx, { schema, content }),
+    health: createHealthService(ctx),
   };
 }
 

@@ -49,6 +49,81 @@ const SPEC_OPERATIONS = [
   'getContentTranslations',
   'listContentAuthors',
   'listTrashedContent',
+  'listPublicComments',
+  'createComment',
+  'listAdminComments',
+  'getCommentCounts',
+  'bulkCommentAction',
+  'getComment',
+  'deleteComment',
+  'updateCommentStatus',
+  'listRedirects',
+  'createRedirect',
+  'getRedirect',
+  'updateRedirect',
+  'deleteRedirect',
+  'listNotFoundEntries',
+  'pruneNotFoundLog',
+  'clearNotFoundLog',
+  'getNotFoundSummary',
+  'listMedia',
+  'uploadMedia',
+  'listMediaFolders',
+  'createMediaFolder',
+  'getMediaFolder',
+  'updateMediaFolder',
+  'deleteMediaFolder',
+  'getMedia',
+  'updateMedia',
+  'deleteMedia',
+  'getMediaUsage',
+  'replaceMediaImage',
+  'getMediaUploadUrl',
+  'confirmMediaUpload',
+  'uploadPendingMedia',
+  'getContentTerms',
+  'setContentTerms',
+  'listTaxonomies',
+  'createTaxonomy',
+  'getTaxonomy',
+  'updateTaxonomy',
+  'deleteTaxonomy',
+  'listTaxonomyTranslations',
+  'reorderTerms',
+  'listTerms',
+  'createTerm',
+  'getTerm',
+  'updateTerm',
+  'deleteTerm',
+  'listMenus',
+  'createMenu',
+  'getMenu',
+  'updateMenu',
+  'deleteMenu',
+  'createMenuItem',
+  'updateMenuItem',
+  'deleteMenuItem',
+  'reorderMenuItems',
+  'listSections',
+  'createSection',
+  'getSection',
+  'updateSection',
+  'deleteSection',
+  'listWidgetAreas',
+  'createWidgetArea',
+  'getWidgetArea',
+  'deleteWidgetArea',
+  'createWidget',
+  'updateWidget',
+  'deleteWidget',
+  'reorderWidgets',
+  'getSettings',
+  'updateSettings',
+  'search',
+  'searchSuggest',
+  'rebuildSearchIndex',
+  'enableSearch',
+  'getSearchStats',
 ];
 
 async function document() {
@@ -72,6 +147,26 @@ describe('OpenAPI document', () => {
     for (const id of SPEC_OPERATIONS) expect(ids).toContain(id);
   });
 
+  it('documents the upload operations with their media type and the configured maximum size', async () => {
+    const cms = await testCms('sqlite', { withAdmin: false, config: { maxUploadSize: 12345 } });
+    const doc = (await (await cms.app.request('/_cms/api/openapi.json')).json()) as any;
+    const ops = Object.values(doc.paths).flatMap((p: any) => Object.values(p)) as any[];
+    const byId = (id: string) => ops.find((o) => o.operationId === id);
+    for (const [id, type] of [
+      ['uploadMedia', 'multipart/form-data'],
+      ['replaceMediaImage', 'multipart/form-data'],
+      ['uploadPendingMedia', 'application/octet-stream'],
+    ]) {
+      const op = byId(id);
+      expect(Object.keys(op.requestBody.content), id).toEqual([type]);
+      expect(op['x-max-upload-size'], id).toBe(12345);
+      expect(op.description, id).toContain('12345 bytes');
+      expect(op.responses['413'], id).toBeDefined();
+    }
+    expect(byId('uploadMedia').requestBody.content['multipart/form-data'].schema).toBeDefined();
+    expect(Object.keys(doc.paths)).not.toContain('/media/file/{ref}');
+  });
+
   it('wraps every success response in the envelope and every error in the error envelope', async () => {
     const doc = await document();
     for (const [path, ops] of Object.entries(doc.paths)) {
@@ -90,11 +185,22 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('marks the public comment and alternates operations as needing no credentials', async () => {
+    const doc = (await document()) as unknown as {
+      paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>>;
+    };
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    const publicIds = ops.filter((o) => Array.isArray(o.security) && o.security.length === 0).map((o) => o.operationId);
+    expect(publicIds.sort()).toEqual(['createComment', 'getHreflangAlternates', 'listPublicComments']);
+  });
+
   it('leaves out routes that are not part of the contract', async () => {
     const doc = await document();
     const paths = Object.keys(doc.paths);
     for (const p of paths) {
       expect(p).not.toMatch(/^\/(auth|setup|oauth|import|plugins|bylines|backup|relations)\b/);
+      // Spec rule 7 of taxonomies: menu and term translation listings are MCP tools, not REST.
+      expect(p).not.toMatch(/translations\/\{id\}|\/menus\/\{name\}\/translations|\/terms\/\{slug\}\/translations/);
       expect(p).not.toMatch(/openapi\.json|\/docs$/);
     }
   });
@@ -119,6 +225,19 @@ describe('OpenAPI document', () => {
     const res = await cms.app.request('/_cms/api/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
-    expect(await res.text()).toContain('/_cms/api/openapi.json');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await res.text();
+    // Every script comes from this site (the renderer from the installed npm package), none from a CDN.
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual(['/_cms/api/docs/assets/standalone.js', '/_cms/api/docs/assets/init.js']);
+    expect(html).not.toMatch(/https?:\/\//);
+    const init = await (await cms.app.request('/_cms/api/docs/assets/init.js')).text();
+    expect(init).toContain('"url":"/_cms/api/openapi.json"');
+    const bundle = await cms.app.request('/_cms/api/docs/assets/standalone.js', {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-encoding')).toBe('gzip');
+    expect(bundle.headers.get('content-type')).toContain('javascript');
   });
 });

@@ -29,6 +29,35 @@ describe.skipIf(!postgresAvailable)('migrations [postgres]', () => {
     await drop();
   });
 
+  it('rebuilds the list indexes of nullable sort columns NULLS FIRST on a database made before', async () => {
+    const { database, drop } = await freshDatabase('postgres');
+    const before = migrations.filter((m) => m.name !== '015_null_order');
+    await migrate(database, { migrations: before });
+    const db = database.db;
+    // A collection as an earlier release made it: default (NULLS LAST) indexes on slug, published_at and a field.
+    await sql`insert into _cms_collections (id, slug, label, label_singular, supports, sort_order, source, created_at, updated_at)
+      values ('c1', 'old', 'Old', 'Old', '[]', 0, 'user', 'x', 'x')`.execute(db);
+    await sql`insert into _cms_fields (id, collection_id, slug, label, type, column_name, required, is_unique, searchable,
+      indexed, translatable, sort_order, created_at, updated_at)
+      values ('F1', 'c1', 'rank', 'Rank', 'integer', 'rank', 0, 0, 0, 1, 1, 0, 'x', 'x')`.execute(db);
+    await sql`create table ec_old (id text primary key, locale text, slug text, published_at text, rank bigint)`.execute(
+      db,
+    );
+    await sql`create unique index ec_old_locale_slug on ec_old (locale, slug)`.execute(db);
+    await sql`create index ec_old_by_published on ec_old (locale, published_at, id)`.execute(db);
+    await sql`create index ec_old_i_f1 on ec_old (locale, rank, id)`.execute(db);
+    expect(await migrate(database)).toEqual(['015_null_order']);
+    const { rows } = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
+      where tablename = 'ec_old' and indexname <> 'ec_old_pkey' order by indexname`.execute(db);
+    expect(rows.map((r) => [r.indexname, /NULLS FIRST/.test(r.indexdef)])).toEqual([
+      ['ec_old_by_published', true],
+      ['ec_old_i_f1', true],
+      ['ec_old_locale_slug', true],
+    ]);
+    expect(rows.find((r) => r.indexname === 'ec_old_locale_slug')?.indexdef).toMatch(/^CREATE UNIQUE INDEX/);
+    await drop();
+  });
+
   it('fails fast with a clear error when the lock stays held', async () => {
     const { database, schema, drop } = await freshDatabase('postgres');
     const holder = new pg.Client({ connectionString: PG_URL });

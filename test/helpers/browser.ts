@@ -3,9 +3,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import type { ConfigInput } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
-import { createCms, resolveConfig } from '../../src/index.js';
+import { type Cms, createCms, resolveConfig } from '../../src/index.js';
 
 /** Debian's Chromium; playwright-core never downloads a browser here. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -44,10 +45,12 @@ export interface Site {
   origin: string;
   server: RunningServer;
   dataDir: string;
+  /** The service itself, for arranging data without the UI. */
+  cms: Cms;
 }
 
 /** The real service on a temporary SQLite database, listening on loopback with publicUrl = origin. */
-export async function startSite(tag: string): Promise<Site> {
+export async function startSite(tag: string, extra: Pick<ConfigInput, 'i18n'> = {}): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), `cms-${tag}-`));
   const port = await freePort();
   const origin = `http://localhost:${port}`;
@@ -56,10 +59,11 @@ export async function startSite(tag: string): Promise<Site> {
     databaseUrl: `sqlite:${join(dataDir, 'cms.db')}`,
     publicUrl: origin,
     logLevel: 'silent',
+    ...extra,
   });
   const cms = await createCms({ config, logger: createLogger('silent') });
   const server = await listen(cms, port, '127.0.0.1');
-  return { origin, server, dataDir };
+  return { origin, server, dataDir, cms };
 }
 
 export interface Authenticator {

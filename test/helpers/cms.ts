@@ -1,10 +1,12 @@
+import { sql } from 'kysely';
 import { afterEach } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import { type ConfigInput, resolveConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
+import { connect } from '../../src/db/connect.js';
 import type { DialectName } from '../../src/db/dialect.js';
 import { type Cms, createCms } from '../../src/index.js';
-import { freshDatabase } from './db.js';
+import { freshDatabase, PG_URL } from './db.js';
 
 export interface TestCms extends Cms {
   /** Bearer token of the first user (an Admin). */
@@ -85,4 +87,31 @@ export async function call<T = any>(
     parsed = { raw: text };
   }
   return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/**
+ * A second service on the same database, as a second process would run it: on PostgreSQL with its own
+ * connection pool (and its own invalidation listener); on SQLite sharing the one connection, as
+ * processes share the file's write lock. Closed after the test.
+ */
+export async function peerCms(cms: Cms, options: { clock?: Clock } = {}): Promise<Cms> {
+  let database = cms.database;
+  if (cms.database.dialect === 'postgres') {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(cms.ctx.db);
+    database = connect(PG_URL, { schema: rows[0].schema, poolSize: 4 });
+  }
+  const peer = await createCms({
+    config: cms.config,
+    database,
+    migrate: false,
+    scheduler: false,
+    logger: createLogger('silent'),
+    clock: options.clock,
+  });
+  // Before the first service's cleanup (which drops the schema): cleanups run last-in, first-out.
+  open.push(async () => {
+    if (database === cms.database) await peer.services.auth.close();
+    else await peer.close();
+  });
+  return peer;
 }

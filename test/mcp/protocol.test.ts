@@ -43,9 +43,45 @@ const SPEC_TOOLS: Record<string, string> = {
   schema_update_field: 'Update Field',
   revision_list: 'List Revisions',
   revision_restore: 'Restore Revision',
+  media_list: 'List Media',
+  media_get: 'Get Media Item',
+  media_upload: 'Upload Media',
+  media_create: 'Confirm Signed Media Upload',
+  media_update: 'Update Media Metadata',
+  media_delete: 'Delete Media',
+  taxonomy_list: 'List Taxonomies',
+  taxonomy_get: 'Get Taxonomy Definition',
+  taxonomy_create: 'Create Taxonomy Definition',
+  taxonomy_update: 'Update Taxonomy Definition',
+  taxonomy_delete: 'Delete Taxonomy Definition',
+  taxonomy_list_terms: 'List Taxonomy Terms',
+  taxonomy_create_term: 'Create Taxonomy Term',
+  taxonomy_update_term: 'Update Taxonomy Term',
+  taxonomy_delete_term: 'Delete Taxonomy Term',
+  taxonomy_term_translations: 'List Term Translations',
+  menu_list: 'List Menus',
+  menu_get: 'Get Menu with Items',
+  menu_translations: 'List Menu Translations',
+  menu_create: 'Create Menu',
+  menu_update: 'Update Menu',
+  menu_delete: 'Delete Menu',
+  menu_set_items: 'Set Menu Items',
+  settings_get: 'Get Site Settings',
+  settings_update: 'Update Site Settings',
+  search: 'Search Content',
 };
 
-const DESTRUCTIVE = ['content_permanent_delete', 'byline_delete', 'schema_delete_collection', 'schema_delete_field'];
+const DESTRUCTIVE = [
+  'content_permanent_delete',
+  'byline_delete',
+  'schema_delete_collection',
+  'schema_delete_field',
+  'media_delete',
+  'taxonomy_delete',
+  'taxonomy_delete_term',
+  'menu_delete',
+  'menu_set_items',
+];
 
 describeEachDialect('MCP endpoint', (dialect) => {
   it('initializes statelessly and lists every tool with its title, scope-free schema and annotations', async () => {
@@ -58,7 +94,10 @@ describeEachDialect('MCP endpoint', (dialect) => {
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.description?.length, t.name).toBeGreaterThan(10);
-      const readOnly = /_(list|get|compare|translations)|_list_/.test(t.name) || t.name.endsWith('_list_trashed');
+      const readOnly =
+        /_(list|get|compare|translations)|_list_/.test(t.name) ||
+        t.name.endsWith('_list_trashed') ||
+        t.name === 'search';
       expect(t.annotations?.readOnlyHint, t.name).toBe(readOnly);
       expect(t.annotations?.destructiveHint, t.name).toBe(DESTRUCTIVE.includes(t.name));
     }

@@ -49,6 +49,35 @@ const FAILURES: Record<string, [Record<string, unknown>, string]> = {
   schema_update_field: [{ collection: 'posts', field: 'title', type: 'integer' }, 'VALIDATION_ERROR'],
   revision_list: [{ collection: 'posts', id: MISSING }, 'NOT_FOUND'],
   revision_restore: [{ collection: 'posts', id: '{draft}', revisionId: MISSING }, 'NOT_FOUND'],
+  media_list: [{ folderId: MISSING }, 'NOT_FOUND'],
+  media_get: [{ id: MISSING }, 'NOT_FOUND'],
+  media_upload: [{ filename: 'a.png', contentType: 'image/png', data: 'PGh0bWw+PC9odG1sPg==' }, 'INVALID_TYPE'],
+  media_create: [{ storageKey: `${MISSING}.png`, size: 1 }, 'NOT_FOUND'],
+  media_update: [{ id: MISSING, alt: 'x' }, 'NOT_FOUND'],
+  media_delete: [{ id: MISSING }, 'NOT_FOUND'],
+  taxonomy_list: [{ locale: 'xx' }, 'VALIDATION_ERROR'],
+  taxonomy_get: [{ name: 'nope' }, 'NOT_FOUND'],
+  taxonomy_create: [{ name: 'tags', label: 'Again', hierarchical: true }, 'VALIDATION_ERROR'],
+  taxonomy_update: [{ name: 'tags', locale: 'en', collections: ['nope'] }, 'VALIDATION_ERROR'],
+  taxonomy_delete: [{ name: 'nope' }, 'NOT_FOUND'],
+  taxonomy_list_terms: [{ taxonomy: 'nope' }, 'NOT_FOUND'],
+  taxonomy_create_term: [{ taxonomy: 'tags', label: 'Child', parentId: '{term}' }, 'VALIDATION_ERROR'],
+  taxonomy_update_term: [{ taxonomy: 'tags', slug: 'nope', label: 'X' }, 'NOT_FOUND'],
+  taxonomy_delete_term: [{ taxonomy: 'tags', slug: 'nope' }, 'NOT_FOUND'],
+  taxonomy_term_translations: [{ id: MISSING }, 'NOT_FOUND'],
+  menu_list: [{ locale: 'xx' }, 'VALIDATION_ERROR'],
+  menu_get: [{ name: 'nope' }, 'NOT_FOUND'],
+  menu_translations: [{ id: MISSING }, 'NOT_FOUND'],
+  menu_create: [{ name: 'main', label: 'Again' }, 'ALREADY_EXISTS'],
+  menu_update: [{ name: 'nope', label: 'X' }, 'NOT_FOUND'],
+  menu_delete: [{ name: 'nope' }, 'NOT_FOUND'],
+  menu_set_items: [
+    { name: 'main', items: [{ kind: 'url', url: '/a', label: 'A', parentIndex: 0 }] },
+    'VALIDATION_ERROR',
+  ],
+  settings_get: [{ unexpected: true }, 'VALIDATION_ERROR'],
+  settings_update: [{ timezone: 'Mars/Olympus' }, 'VALIDATION_ERROR'],
+  search: [{ query: 'anything', collections: ['nope'] }, 'NOT_FOUND'],
 };
 
 describeEachDialect('MCP tool failures', (dialect) => {
@@ -57,9 +86,14 @@ describeEachDialect('MCP tool failures', (dialect) => {
     await postsCollection(cms);
     const mcp = await mcpClient(await serve(cms), cms.adminToken);
     const draft = (await mcp.ok('content_create', { collection: 'posts', data: { title: 'Draft' } })).item.id;
+    await mcp.ok('taxonomy_create', { name: 'tags', label: 'Tags' });
+    const term = (await mcp.ok('taxonomy_create_term', { taxonomy: 'tags', label: 'News' })).id;
+    await mcp.ok('menu_create', { name: 'main', label: 'Main' });
     expect(Object.keys(FAILURES).sort()).toEqual(coreTools.map((t) => t.name).sort());
     for (const [tool, [args, code]] of Object.entries(FAILURES)) {
-      const filled = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v === '{draft}' ? draft : v]));
+      const filled = Object.fromEntries(
+        Object.entries(args).map(([k, v]) => [k, v === '{draft}' ? draft : v === '{term}' ? term : v]),
+      );
       const res = await mcp.call(tool, filled);
       expect(res.isError, `${tool}: ${res.content[0]?.text}`).toBe(true);
       expect(res._meta?.code, `${tool}: ${res.content[0]?.text}`).toBe(code);

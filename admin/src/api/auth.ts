@@ -14,6 +14,8 @@ import { del, get, post, put, seg } from './http';
 export interface SiteInfo {
   title: string;
   tagline: string | null;
+  /** IANA time zone from the site settings. */
+  timezone: string;
 }
 
 export interface SessionUser {
@@ -28,6 +30,8 @@ export interface Me {
   user: SessionUser;
   /** null until the setup wizard has named the site. */
   site: SiteInfo | null;
+  /** The configured locales (one, `en`, on a single-language site). */
+  i18n: { locales: string[]; defaultLocale: string };
 }
 
 export interface SetupStatus {

@@ -48,9 +48,27 @@ export function networkError(cause: unknown): ApiError {
   return err;
 }
 
+/**
+ * What to do next, for the stable error codes where the service's message
+ * says what happened but not what the person can do about it.
+ */
+const NEXT_STEP: Record<string, string> = {
+  ENTRY_LOCKED: 'Wait until they finish, or take over editing from the banner.',
+  REV_CONFLICT: 'Someone saved a newer version: reload to see it, or compare and choose.',
+  SAVE_REJECTED: 'A plugin refused the save; change what it names and try again.',
+  INSUFFICIENT_SCOPE: 'This sign-in does not allow it.',
+  TRANSFER_IMPORT_IN_PROGRESS: 'A site import is running: changes are paused until it finishes.',
+  MEDIA_USAGE_ACTIVATION_IN_PROGRESS: 'Media usage tracking is being switched on: try again in a moment.',
+  PAYLOAD_TOO_LARGE: 'Make it smaller and try again.',
+  ALREADY_EXISTS: 'Open the existing one instead.',
+};
+
 /** A human message for anything a mutation or query may throw. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+  if (err instanceof ApiError) {
+    const next = NEXT_STEP[err.code];
+    return next ? `${err.message.replace(/\.?$/, '.')} ${next}` : err.message;
+  }
   if (err instanceof Error && err.message) return err.message;
   return 'Something went wrong.';
 }

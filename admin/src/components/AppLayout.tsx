@@ -1,13 +1,17 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
 import { authApi, type Me } from '../api/auth';
 import { messageOf } from '../api/errors';
-import { isAdmin } from '../lib/session';
-import { NAV_GROUPS } from '../nav';
+import { isAdmin, meQuery } from '../lib/session';
+import { CONTENT_AFTER_GROUP, NAV_GROUPS } from '../nav';
+import { CollectionsNav } from './CollectionsNav';
+import { CommandPalette } from './CommandPalette';
 
 /** Signed-in frame: top bar (site, user menu), navigation, main content. */
-export function AppLayout({ me }: { me: Me }) {
+export function AppLayout({ me: signedIn }: { me: Me }) {
+  // The session as loaded on entry, kept fresh (a renamed site shows in the top bar at once).
+  const me = useQuery(meQuery).data ?? signedIn;
   const [navOpen, setNavOpen] = useState(false);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const navId = useId();
@@ -17,9 +21,11 @@ export function AppLayout({ me }: { me: Me }) {
   useEffect(() => setNavOpen(false), [pathname]);
 
   const admin = isAdmin(me);
-  const groups = NAV_GROUPS.map((g) => ({ ...g, items: g.items.filter((i) => !i.adminOnly || admin) })).filter(
-    (g) => g.items.length > 0,
-  );
+  const role = me.user.role;
+  const groups = NAV_GROUPS.map((g) => ({
+    ...g,
+    items: g.items.filter((i) => (!i.adminOnly || admin) && (i.minRole === undefined || role >= i.minRole)),
+  })).filter((g) => g.items.length > 0);
 
   return (
     <div className="shell">
@@ -41,12 +47,13 @@ export function AppLayout({ me }: { me: Me }) {
           <span className="brand-mark" aria-hidden="true" />
           <span className="topbar__title">{me.site?.title || 'CMS'}</span>
         </Link>
+        <CommandPalette me={me} />
         <UserMenu me={me} />
       </header>
       <div className="frame">
         <nav id={navId} className={navOpen ? 'sidebar sidebar--open' : 'sidebar'} aria-label="Main">
           {groups.map((group) => (
-            <div className="sidebar__group" key={group.label}>
+            <div className="sidebar__group" key={group.label} data-group={group.label}>
               <h2 className="sidebar__heading">{group.label}</h2>
               <ul>
                 {group.items.map((item) => (
@@ -62,6 +69,7 @@ export function AppLayout({ me }: { me: Me }) {
                   </li>
                 ))}
               </ul>
+              {group.label === CONTENT_AFTER_GROUP ? <CollectionsNav me={me} /> : null}
             </div>
           ))}
         </nav>

@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from 'react';
 
 const joinIds = (...ids: (string | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
 
@@ -111,6 +117,42 @@ export function SelectField({
         >
           {children}
         </select>
+      )}
+    </FieldShell>
+  );
+}
+
+type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  value: string;
+  onValue: (value: string) => void;
+  optional?: boolean;
+};
+
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  value,
+  onValue,
+  optional,
+  'aria-describedby': extra,
+  ...rest
+}: TextAreaFieldProps) {
+  return (
+    <FieldShell label={label} hint={hint} error={error} optionalMark={optional}>
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          {...rest}
+          id={id}
+          className="input textarea"
+          value={value}
+          aria-invalid={invalid || undefined}
+          aria-describedby={joinIds(describedBy, extra)}
+          onChange={(e) => onValue(e.target.value)}
+        />
       )}
     </FieldShell>
   );

@@ -10,6 +10,8 @@ export const ROLES = [
 export type RoleLevel = (typeof ROLES)[number]['level'];
 
 export const ADMIN = 50;
+/** Editors and up manage search indexes (search:manage). */
+export const EDITOR = 40;
 
 /** Allowed email domains give at most Editor: nobody becomes an Admin by signing up. */
 export const SIGNUP_ROLES = ROLES.filter((r) => r.level !== ADMIN) as readonly {

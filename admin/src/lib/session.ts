@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { authApi, type Me } from '../api/auth';
 import { ApiError } from '../api/errors';
-import { ADMIN } from './roles';
+import { ADMIN, EDITOR } from './roles';
 
 /** The signed-in user and site, or null when signed out (401). */
 export const meQuery = queryOptions({
@@ -24,6 +24,7 @@ export const setupStatusQuery = queryOptions({
 });
 
 export const isAdmin = (me: Me | null | undefined) => (me?.user.role ?? 0) >= ADMIN;
+export const isEditor = (me: Me | null | undefined) => (me?.user.role ?? 0) >= EDITOR;
 
 /**
  * After sign-in or sign-out every cached answer belongs to someone else:

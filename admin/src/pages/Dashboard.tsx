@@ -1,13 +1,16 @@
 import { Link } from '@tanstack/react-router';
 import type { Me } from '../api/auth';
 import { Page } from '../components/Page';
+import { CONTRIBUTOR } from '../lib/permissions';
 import { isAdmin } from '../lib/session';
+import { DashboardContent } from './DashboardContent';
 
 /** The landing page after sign-in. Later sections add their summaries here. */
 export function DashboardPage({ me }: { me: Me }) {
   const first = me.user.name?.split(' ')[0];
   return (
     <Page title="Dashboard" description={first ? `Welcome, ${first}.` : 'Welcome.'}>
+      {me.user.role >= CONTRIBUTOR ? <DashboardContent me={me} /> : null}
       <div className="tiles">
         <section className="card tile" aria-labelledby="tile-site">
           <h2 id="tile-site" className="card__title">

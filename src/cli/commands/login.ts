@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { CliError } from '../context.js';
+import { type CliContext, examples } from '../context.js';
 import { credentialsPath, deleteCredentials, readCredentials, writeCredentials } from '../credentials.js';
+import { CliError, UsageError } from '../errors.js';
 import {
   type DeviceStart,
   discover,
@@ -13,9 +14,8 @@ import {
   startDevice,
   type TokenSet,
 } from '../oauth-client.js';
-import { credentialsFrom, remoteFetch, requireCredentials } from '../remote.js';
+import { credentialsFrom, remoteFetch, staticToken, storedSignIn, type TokenSource } from '../remote.js';
 
-const err = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface MeData {
@@ -24,61 +24,83 @@ interface MeData {
 }
 
 /** `cms login`, `cms logout`, `cms whoami`: sign the command line in to a running site with the device grant. */
-export function loginCommands(program: Command): void {
-  program
-    .command('login')
-    .description('Sign in to a running site (OAuth device grant); the credentials are kept for later commands')
-    .requiredOption('--url <url>', "the site's public URL, e.g. https://cms.example.com")
-    .option('--scope <scopes>', 'space-separated scopes to ask for (default: every scope; your role limits the grant)')
-    .action(async (opts: { url: string; scope?: string }) => {
-      const site = siteUrl(opts.url);
-      const meta = await discover(site);
-      const previous = readCredentials();
-      // Keep the client registered at this site before; register one otherwise.
-      const clientId =
-        previous?.url === site ? previous.clientId : await registerCli(meta, `CMS command line on ${hostname()}`);
-      const scope = opts.scope ?? meta.scopes_supported.join(' ');
-      const device = await startDevice(meta, clientId, scope).catch(explain);
-      err(`To sign in, open ${device.verification_uri_complete ?? device.verification_uri}`);
-      err(`or open ${device.verification_uri} and enter the code ${device.user_code}`);
-      err('Waiting for approval…');
-      const tokens = await waitForApproval(site, clientId, device);
-      writeCredentials(credentialsFrom({ url: site, clientId }, tokens));
-      const who = await me();
-      err(`Signed in to ${site} as ${describe(who)}; scopes: ${tokens.scope}`);
-      err(`Credentials saved in ${credentialsPath()}`);
-    });
+export function loginCommands(program: Command, ctx: CliContext): void {
+  const err = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const file = () => credentialsPath(ctx.io.env as NodeJS.ProcessEnv);
 
-  program
-    .command('logout')
-    .description('Revoke the stored sign-in and delete the credentials')
-    .action(async () => {
-      const creds = readCredentials();
-      if (!creds) {
-        err('Not signed in.');
-        return;
-      }
-      try {
-        await revokeToken(creds.url, creds.clientId, creds.refreshToken);
-      } catch (e) {
-        err(
-          `Warning: could not revoke the tokens at ${creds.url} (${(e as Error).message}); deleting them here anyway`,
-        );
-      }
-      deleteCredentials();
-      err(`Signed out of ${creds.url}`);
-    });
+  examples(
+    program
+      .command('login')
+      .description('Sign in to a running site (OAuth device grant, needs --url); later commands use it with --remote')
+      .option(
+        '--scope <scopes>',
+        'space-separated scopes to ask for (default: every scope; your role limits the grant)',
+      )
+      .action(async (opts: { scope?: string }, cmd: Command) => {
+        const url = ctx.globals(cmd).url ?? ctx.io.env.CMS_URL;
+        if (!url) throw new UsageError("cms login needs the site's address: cms login --url https://cms.example.com");
+        const site = siteUrl(url);
+        const meta = await discover(site);
+        const previous = readCredentials(file());
+        // Keep the client registered at this site before; register one otherwise.
+        const clientId =
+          previous?.url === site ? previous.clientId : await registerCli(meta, `CMS command line on ${hostname()}`);
+        const scope = opts.scope ?? meta.scopes_supported.join(' ');
+        const device = await startDevice(meta, clientId, scope).catch(explain);
+        err(`To sign in, open ${device.verification_uri_complete ?? device.verification_uri}`);
+        err(`or open ${device.verification_uri} and enter the code ${device.user_code}`);
+        err('Waiting for approval…');
+        const tokens = await waitForApproval(site, clientId, device);
+        writeCredentials(credentialsFrom({ url: site, clientId }, tokens), file());
+        const who = await me(storedSignIn(file()));
+        err(`Signed in to ${site} as ${describe(who)}; scopes: ${tokens.scope}`);
+        err(`Credentials saved in ${file()}`);
+      }),
+    [
+      'cms login --url https://cms.example.com',
+      'cms login --url https://cms.example.com --scope "content:read content:write"',
+    ],
+  );
 
-  program
-    .command('whoami')
-    .description('Show the signed-in user')
-    .option('--json', 'print the user as JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const who = await me();
-      const { url } = requireCredentials();
-      if (opts.json) process.stdout.write(`${JSON.stringify({ url, ...who.user })}\n`);
-      else process.stdout.write(`${describe(who)} on ${url}\n`);
-    });
+  examples(
+    program
+      .command('logout')
+      .description('Revoke the stored sign-in and delete the credentials')
+      .action(async () => {
+        const creds = readCredentials(file());
+        if (!creds) {
+          err('Not signed in.');
+          return;
+        }
+        try {
+          await revokeToken(creds.url, creds.clientId, creds.refreshToken);
+        } catch (e) {
+          err(
+            `Warning: could not revoke the tokens at ${creds.url} (${(e as Error).message}); deleting them here anyway`,
+          );
+        }
+        deleteCredentials(file());
+        err(`Signed out of ${creds.url}`);
+      }),
+    ['cms logout'],
+  );
+
+  examples(
+    program
+      .command('whoami')
+      .description('Show who you are on a site: the stored sign-in, or --url with --token')
+      .option('--json', 'print the user as JSON')
+      .action(async (opts: { json?: boolean }, cmd: Command) => {
+        const g = ctx.globals(cmd);
+        const url = g.url ?? ctx.io.env.CMS_URL;
+        const token = g.token ?? ctx.io.env.CMS_TOKEN;
+        const source = url && token ? staticToken(siteUrl(url), token) : storedSignIn(file());
+        const who = await me(source);
+        if (opts.json) ctx.io.stdout.write(`${JSON.stringify({ url: source.url, ...who.user })}\n`);
+        else ctx.io.stdout.write(`${describe(who)} on ${source.url}\n`);
+      }),
+    ['cms whoami', 'cms --url https://cms.example.com --token "$TOKEN" whoami --json'],
+  );
 }
 
 function describe(who: MeData): string {
@@ -86,8 +108,8 @@ function describe(who: MeData): string {
   return `${name} (${who.user.roleName})`;
 }
 
-async function me(): Promise<MeData> {
-  const { res } = await remoteFetch('/auth/me');
+async function me(source: TokenSource): Promise<MeData> {
+  const res = await remoteFetch(source, '/auth/me');
   const body = (await res.json().catch(() => null)) as { data?: MeData; error?: { message?: string } } | null;
   if (!res.ok || !body?.data) {
     throw new CliError(

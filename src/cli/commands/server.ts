@@ -1,20 +1,34 @@
 import type { Command } from 'commander';
-import { serveMain } from '../../main.js';
-import { withCms } from '../context.js';
+import { type CliContext, examples } from '../context.js';
+import { UsageError } from '../errors.js';
+import { wantsRemote } from '../target/select.js';
 
-export function serverCommands(program: Command): void {
-  program
-    .command('serve')
-    .description('Start the service (same as npm start)')
-    .action(async () => {
-      await serveMain();
-    });
-  program
-    .command('migrate')
-    .description('Apply pending database migrations and exit')
-    .action(async () => {
-      await withCms(async () => {
-        process.stderr.write('Database is up to date\n');
-      });
-    });
+export function serverCommands(program: Command, ctx: CliContext): void {
+  const localOnly = (cmd: Command, name: string) => {
+    if (wantsRemote(ctx.io, ctx.globals(cmd))) throw new UsageError(`cms ${name} works on the local database only`);
+  };
+  examples(
+    program
+      .command('serve')
+      .description('Start the service (same as npm start, without building)')
+      .action(async (_opts: unknown, cmd: Command) => {
+        localOnly(cmd, 'serve');
+        const { serveMain } = await import('../../main.js');
+        await serveMain();
+      }),
+    ['cms serve', 'PORT=8080 CMS_DATABASE_URL=postgres://cms@db/cms cms serve'],
+  );
+  examples(
+    program
+      .command('migrate')
+      .description('Apply pending database migrations and exit (other commands do it too when they open the database)')
+      .action(async (_opts: unknown, cmd: Command) => {
+        localOnly(cmd, 'migrate');
+        const { openCms } = await import('../target/local.js');
+        const cms = await openCms(ctx.io);
+        await cms.close();
+        ctx.io.stderr.write('Database is up to date\n');
+      }),
+    ['cms migrate', 'CMS_DATABASE_URL=postgres://cms@db/cms cms migrate'],
+  );
 }

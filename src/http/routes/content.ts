@@ -37,6 +37,7 @@ const listOptions = (q: ListQuery): ListOptions => ({
   bylineId: q.bylineId,
   includeAuthorByline: q.includeAuthorByline,
   includeReferences: q.include === 'references',
+  term: q.term,
 });
 
 /** Routes of the spec's "Content" table. Rules live in the content service. */

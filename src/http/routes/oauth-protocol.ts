@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isCmsError } from '../../core/errors.js';
+import { findTextProblem } from '../../core/text.js';
 import { RegistrationBody } from '../../schemas/oauth.js';
 import type { RateLimitRule } from '../../services/auth/index.js';
 import {
@@ -146,11 +147,16 @@ async function readJson(c: Context<AppEnv>): Promise<unknown> {
   if (!(c.req.header('content-type') ?? '').toLowerCase().includes('application/json')) {
     throw new OAuthError('invalid_client_metadata', 'Send the client metadata as application/json');
   }
+  let body: unknown;
   try {
-    return await c.req.json();
+    body = await c.req.json();
   } catch {
     throw new OAuthError('invalid_client_metadata', 'Malformed JSON in request body');
   }
+  const problem = findTextProblem(body);
+  if (problem)
+    throw new OAuthError('invalid_client_metadata', `${problem.path.join('.') || 'body'} ${problem.message}`);
+  return body;
 }
 
 /**
@@ -171,7 +177,7 @@ async function readForm(c: Context<AppEnv>): Promise<Record<string, string>> {
     }
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
-    return out;
+    return storableForm(out);
   }
   if (!type.includes('application/x-www-form-urlencoded')) {
     throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
@@ -179,10 +185,17 @@ async function readForm(c: Context<AppEnv>): Promise<Record<string, string>> {
   const params = new URLSearchParams(await c.req.text());
   const out: Record<string, string> = {};
   for (const [k, v] of params) {
-    if (k in out) throw new OAuthError('invalid_request', `Parameter "${k}" is repeated`);
+    if (Object.hasOwn(out, k)) throw new OAuthError('invalid_request', `Parameter "${k}" is repeated`);
     out[k] = v;
   }
-  return out;
+  return storableForm(out);
+}
+
+/** NUL bytes and unpaired surrogates are refused here as at the REST door (PostgreSQL cannot store them). */
+function storableForm(form: Record<string, string>): Record<string, string> {
+  const problem = findTextProblem(form);
+  if (problem) throw new OAuthError('invalid_request', `${problem.path.join('.')} ${problem.message}`);
+  return form;
 }
 
 function pick<T>(form: Record<string, string>, keys: Array<keyof T & string>): T {

@@ -10,9 +10,32 @@ import {
   TranslationsResult,
   UpdateContentBody,
 } from '../../schemas/content.js';
-import { DESTRUCTIVE, READ, type ToolDef, tool, WRITE } from '../registry.js';
+import { DESTRUCTIVE, READ, type ToolContext, type ToolDef, tool, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });
+
+/** Terms sent with a content write: applied in the same transaction, to the whole translation group. */
+const Terms = z
+  .record(z.string().min(1).max(64), z.array(z.string().min(1).max(200)).max(100))
+  .optional()
+  .describe(
+    "Taxonomy name → term IDs or slugs (in the entry's locale); replaces the entry's terms of each taxonomy named",
+  );
+
+/** Single reads through MCP also carry the entry's terms, per taxonomy. */
+const WithTerms = SingleContent.extend({
+  terms: z
+    .record(z.string(), z.array(z.object({ id: z.string(), slug: z.string(), label: z.string() })))
+    .describe('Taxonomy name → terms of the entry (shared by its translations)'),
+});
+
+async function withTermSummary(
+  services: ToolContext['services'],
+  collection: string,
+  single: { item: { id: string; translationGroup: string; locale: string }; _rev: string },
+) {
+  return { ...single, terms: await services.taxonomies.entryTerms.summary(collection, single.item) };
+}
 const Entry = Collection.extend({ id: z.string().min(1).describe('Database ID of the entry') });
 const EntryOrSlug = Collection.extend({
   id: z.string().min(1).describe('Database ID or slug of the entry'),
@@ -40,6 +63,7 @@ const listArgs = (a: z.output<typeof ListInput>) => ({
   bylineId: a.bylineId,
   includeAuthorByline: a.includeAuthorByline,
   includeReferences: a.include === 'references',
+  term: a.term,
 });
 
 const guarded = (
@@ -78,29 +102,49 @@ export const contentTools: ToolDef[] = [
     scope: 'content:read',
     annotations: READ,
     input: EntryOrSlug,
-    output: SingleContent,
-    run: ({ services, actor }, a) => services.content.get(actor, a.collection, a.id, { locale: a.locale }),
+    output: WithTerms,
+    run: async ({ services, actor }, a) =>
+      withTermSummary(
+        services,
+        a.collection,
+        await services.content.get(actor, a.collection, a.id, { locale: a.locale }),
+      ),
   }),
   tool({
     name: 'content_create',
     title: 'Create Content',
-    description: 'Create an entry as a draft (or a translation with locale + translationOf).',
+    description:
+      'Create an entry as a draft (or a translation with locale + translationOf, which shares the source’s terms). `terms` sets taxonomy terms in the same transaction.',
     scope: 'content:write',
     annotations: WRITE,
-    input: Collection.extend(CreateContentBody.shape),
-    output: SingleContent,
-    run: ({ services, actor }, { collection, ...body }) => services.content.create(actor, collection, body),
+    input: Collection.extend(CreateContentBody.shape).extend({ terms: Terms }),
+    output: WithTerms,
+    run: async ({ services, actor }, { collection, terms, ...body }) =>
+      withTermSummary(
+        services,
+        collection,
+        await services.taxonomies.entryTerms.writeWithTerms(actor, collection, terms, () =>
+          services.content.create(actor, collection, body),
+        ),
+      ),
   }),
   tool({
     name: 'content_update',
     title: 'Update Content',
     description:
-      'Partially update an entry; on a published entry the change is staged as a draft. Pass _rev from content_get.',
+      'Partially update an entry; on a published entry the change is staged as a draft. Pass _rev from content_get. `terms` replaces taxonomy terms in the same transaction; terms are shared by every translation and are not staged, so changing them needs the right to change (and publish, when live) every translation.',
     scope: 'content:write',
     annotations: WRITE,
-    input: Entry.extend(UpdateContentBody.shape),
-    output: SingleContent,
-    run: ({ services, actor }, { collection, id, ...body }) => services.content.update(actor, collection, id, body),
+    input: Entry.extend(UpdateContentBody.shape).extend({ terms: Terms }),
+    output: WithTerms,
+    run: async ({ services, actor }, { collection, id, terms, ...body }) =>
+      withTermSummary(
+        services,
+        collection,
+        await services.taxonomies.entryTerms.writeWithTerms(actor, collection, terms, () =>
+          services.content.update(actor, collection, id, body),
+        ),
+      ),
   }),
   tool({
     name: 'content_delete',

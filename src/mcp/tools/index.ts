@@ -1,8 +1,23 @@
 import type { ToolDef } from '../registry.js';
 import { bylineTools } from './bylines.js';
 import { contentTools } from './content.js';
+import { mediaTools } from './media.js';
+import { menuTools } from './menus.js';
 import { revisionTools } from './revisions.js';
 import { schemaTools } from './schema.js';
+import { searchTools } from './search.js';
+import { settingsTools } from './settings.js';
+import { taxonomyTools } from './taxonomies.js';
 
 /** Every core tool, in tools/list order. Later domains add their arrays here. */
-export const coreTools: ToolDef[] = [...contentTools, ...bylineTools, ...schemaTools, ...revisionTools];
+export const coreTools: ToolDef[] = [
+  ...contentTools,
+  ...bylineTools,
+  ...schemaTools,
+  ...mediaTools,
+  ...taxonomyTools,
+  ...menuTools,
+  ...revisionTools,
+  ...settingsTools,
+  ...searchTools,
+];

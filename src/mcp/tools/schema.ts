@@ -109,7 +109,7 @@ export const schemaTools: ToolDef[] = [
   tool({
     name: 'schema_update_collection',
     title: 'Update Collection',
-    description: 'Update the label, supports or order of a collection.',
+    description: 'Update the label, supports (comments, seo …), URL pattern or order of a collection.',
     scope: 'schema:write',
     annotations: WRITE,
     input: Collection.extend(UpdateCollectionBody.shape),

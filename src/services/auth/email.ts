@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailConfig } from '../../core/config-email.js';
 import type { Logger } from '../../core/log.js';
 
@@ -19,13 +19,20 @@ export interface EmailProvider {
 
 /** SMTP through nodemailer: `smtp://host:587` (STARTTLS when offered) or `smtps://host:465`, credentials in the URL. */
 export function smtpProvider(url: string, from: string): EmailProvider {
-  const transport = nodemailer.createTransport(url);
+  // nodemailer is loaded with the first message, not at start-up.
+  let transport: Promise<Transporter> | null = null;
+  let opened: Transporter | null = null;
+  const open = () =>
+    (transport ??= import('nodemailer').then((m) => {
+      opened = m.default.createTransport(url);
+      return opened;
+    }));
   return {
     name: 'smtp',
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await (await open()).sendMail({ from, ...message });
     },
-    close: () => transport.close(),
+    close: () => opened?.close(),
   };
 }
 

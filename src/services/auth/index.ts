@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError } from '../../core/errors.js';
+import { backgroundTasks } from '../background.js';
 import type { ServiceContext } from '../context.js';
+import type { SettingsService, SiteIdentity } from '../settings/index.js';
 import type { TokensService } from '../tokens/index.js';
 import type { UsersService } from '../users/index.js';
 import { challengeStore } from './challenges.js';
@@ -18,7 +20,6 @@ import { type RateLimitRule, rateLimiter } from './rate-limits.js';
 import { sessionsService } from './sessions.js';
 import { setupOps } from './setup.js';
 import { signupOps } from './signup.js';
-import { type SiteIdentity, siteSettingsStore } from './site-settings.js';
 import { tokenRouteOps } from './tokens.js';
 import { relyingParty } from './webauthn.js';
 
@@ -32,16 +33,20 @@ export type { SessionUser, SiteIdentity };
  * invites, sign-up with allowed domains, personal access tokens for the
  * signed-in user, and rate limits.
  */
-export function createAuthService(ctx: ServiceContext, services: { users: UsersService; tokens: TokensService }) {
+export function createAuthService(
+  ctx: ServiceContext,
+  services: { users: UsersService; tokens: TokensService; settings: SettingsService },
+) {
   const deps: AuthDeps = {
     ctx,
     rp: relyingParty(ctx.config.publicUrl),
     challenges: challengeStore(ctx),
     sessions: sessionsService(ctx),
-    site: siteSettingsStore(ctx),
+    site: services.settings,
     email: createEmailProvider(ctx.config.email, ctx.log),
     users: services.users,
     tokens: services.tokens,
+    later: backgroundTasks(ctx.log),
   };
   if (isIP(deps.rp.id)) {
     ctx.log.warn(
@@ -55,17 +60,21 @@ export function createAuthService(ctx: ServiceContext, services: { users: UsersS
   const limiter = rateLimiter(ctx);
 
   /** The caller as `/auth/me` shows them, with the site's identity. */
-  async function me(actor: Actor): Promise<{ user: SessionUser; site: SiteIdentity | null }> {
+  async function me(actor: Actor): Promise<{
+    user: SessionUser;
+    site: SiteIdentity | null;
+    i18n: { locales: string[]; defaultLocale: string };
+  }> {
     if (actor.kind !== 'user' || !actor.userId) throw new CmsError('UNAUTHORIZED', 'Not signed in');
     const user = await services.users.get(actor.userId);
-    return { user: sessionUser(user), site: await deps.site.site() };
+    const { locales, defaultLocale } = ctx.config.i18n;
+    return { user: sessionUser(user), site: await deps.site.site(), i18n: { locales, defaultLocale } };
   }
 
   return {
     /** Public origin of the site (for the Origin rule of public writes). */
     publicOrigin: deps.rp.origin,
     sessions: deps.sessions,
-    site: deps.site,
     setup: setupOps(deps, enrol),
     passkeys,
     magicLinks: magicLinkOps(deps),
@@ -87,7 +96,12 @@ export function createAuthService(ctx: ServiceContext, services: { users: UsersS
     /** Count a request against a rate limit, for the client IP the request facts give. */
     rateLimit: (rule: RateLimitRule, facts: RequestFacts) =>
       limiter.hit(rule, clientIp(facts, ctx.config.trustedProxyHeaders)),
-    close: () => deps.email?.close(),
+    /** Resolves when the work started after earlier answers (mail …) is done. */
+    settled: () => deps.later.settled(),
+    async close() {
+      await deps.later.settled();
+      deps.email?.close();
+    },
   };
 }
 

@@ -5,10 +5,10 @@ import { CmsError, validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { inTransaction } from '../context.js';
+import type { SiteIdentity } from '../settings/index.js';
 import { normalizeEmail } from '../users/index.js';
 import type { AuthDeps } from './deps.js';
 import type { Enrolment } from './enrolment.js';
-import type { SiteIdentity } from './site-settings.js';
 
 /** `_cms_meta` key written once by the setup that wins; a second insert violates its primary key. */
 const SETUP_MARK = 'setup_completed_at';
@@ -80,7 +80,7 @@ export function setupOps(deps: AuthDeps, enrol: Enrolment) {
           .execute();
         const existing = await trx.selectFrom('_cms_users').select('id').limit(1).executeTakeFirst();
         if (existing) throw setupDone();
-        await deps.site.write({ title: data.siteTitle, tagline: data.tagline ?? '' }, trx);
+        await deps.site.writeIdentity({ title: data.siteTitle, tagline: data.tagline }, trx);
         return enrol.createAccount(
           trx,
           { id: userId, email: data.email, name: data.name, role: ROLES.ADMIN },

@@ -1,10 +1,8 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -20,6 +18,10 @@ export interface RelyingParty {
   id: string;
   origin: string;
 }
+
+/** Loaded on the first passkey ceremony, not at start-up (its crypto dependencies are large). */
+let library: Promise<typeof import('@simplewebauthn/server')> | null = null;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 export function relyingParty(publicUrl: string): RelyingParty {
   const url = new URL(publicUrl);
@@ -58,6 +60,7 @@ export async function registrationOptions(
     exclude?: Array<{ credentialId: string; transports: string[] }>;
   },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: input.rpName,
     rpID: rp.id,
@@ -78,6 +81,7 @@ export async function verifyRegistration(
   response: RegistrationResponseJSON,
   expectedChallenge: string,
 ): Promise<NewCredential> {
+  const { verifyRegistrationResponse } = await webauthn();
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     result = await verifyRegistrationResponse({
@@ -105,6 +109,7 @@ export async function verifyRegistration(
 
 export async function authenticationOptions(rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
   // No allowCredentials: the authenticator offers the discoverable passkeys it holds for this RP.
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({ rpID: rp.id, timeout: CHALLENGE_TTL_MS, userVerification: 'preferred' });
 }
 
@@ -119,6 +124,7 @@ export async function verifyAssertion(
   expectedChallenge: string,
   stored: StoredCredential,
 ): Promise<{ newCounter: number; deviceType: string; backedUp: boolean }> {
+  const { verifyAuthenticationResponse } = await webauthn();
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     result = await verifyAuthenticationResponse({

@@ -1,13 +1,13 @@
 import type { Actor } from '../../auth/actor.js';
 import { requirePermission } from '../../auth/actor.js';
 import { isoNow } from '../../core/clock.js';
+import { cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { CmsError, notFound, validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { BylinesTable } from '../../db/tables.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
 import { bylineView } from './credits.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { BylineView } from './model.js';
 import { dyn } from './rows.js';
 import { slugify } from './slugs.js';
@@ -78,7 +78,7 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
     let q = db.selectFrom('_cms_bylines').selectAll().where('locale', '=', locale);
     if (opts.search) q = q.where('display_name', 'like', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
     if (opts.cursor) {
-      const [name, id] = decodeCursor(opts.cursor, 2) as [string, string];
+      const [name, id] = decodeCursor(opts.cursor, [cursorText, cursorText]);
       q = q.where((eb) =>
         eb.or([eb('display_name', '>', name), eb.and([eb('display_name', '=', name), eb('id', '>', id)])]),
       );

@@ -17,7 +17,7 @@ export async function checkUniques(
 ): Promise<void> {
   const issues: ValidationIssue[] = [];
   for (const f of c.fields) {
-    if (!f.unique || !f.column || !(f.slug in data)) continue;
+    if (!f.unique || !f.column || !Object.hasOwn(data, f.slug)) continue;
     const value = data[f.slug];
     if (value === null || value === undefined || value === '') continue;
     const encoded = encodeData(dialect, c, { [f.slug]: value })[f.column];
@@ -60,9 +60,12 @@ export async function freeSlug(
   locale: string,
 ): Promise<string> {
   const root = slugify(base).slice(0, 180) || 'entry';
-  // Concurrent writers deriving from the same root wait for each other instead of colliding.
-  await lockKey(db, dialect, `slug:${c.table}:${locale}:${root}`);
   const taken = (n: number) => slugTaken(db, c, n === 1 ? root : `${root}-${n}`, locale);
+  // A free root is the common case: take it without a lock (a writer that loses the race to the same root
+  // fails on the unique index and its create is retried, then finds the root taken).
+  if (!(await taken(1))) return root;
+  // Numbered siblings are where writers collide: those deriving from the same root wait for each other.
+  await lockKey(db, dialect, `slug:${c.table}:${locale}:${root}`);
   if (!(await taken(1))) return root;
   // Invariant: `lo` is taken (1 stands for the bare root), `hi` is free.
   let lo = 1;

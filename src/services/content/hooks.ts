@@ -1,5 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Expression, SqlBool } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
-import { CmsError } from '../../core/errors.js';
+import { CmsError, issuesError } from '../../core/errors.js';
+import type { Kdb } from '../../db/connect.js';
+import type { CollectionInfo } from '../schema/model.js';
 
 /**
  * A minimal save-hook registry (the full plugin system builds on it). A hook
@@ -19,8 +23,112 @@ export type HookVerdict = { reject: string } | undefined;
 
 export type BeforeSaveHook = (event: BeforeSaveEvent) => HookVerdict | Promise<HookVerdict>;
 
+/**
+ * What changed in an entry table, told to listeners inside the writing
+ * transaction (search index, media usage, term assignments …). Listeners read
+ * the rows' new state through `trx` themselves, so one event shape serves them
+ * all; a listener that throws rolls the whole write back.
+ */
+export type EntryChangeKind =
+  | 'create'
+  | 'update'
+  | 'publish'
+  | 'unpublish'
+  | 'schedule'
+  | 'unschedule'
+  | 'discard-draft'
+  | 'trash'
+  | 'restore'
+  | 'delete'
+  | 'duplicate'
+  | 'restore-revision'
+  /** Shared (non-translatable) values copied from a sibling of the group. */
+  | 'sync';
+
+export interface EntryChange {
+  kind: EntryChangeKind;
+  collection: CollectionInfo;
+  /** Entries whose rows changed; for `delete` the rows are already gone. */
+  ids: string[];
+  /** Translation group of those entries. */
+  group: string;
+  /** `create` of a translation: the source entry. */
+  translationOf?: string;
+  /** `duplicate`: the entry copied. */
+  duplicateOf?: string;
+  actor: Actor;
+  now: string;
+}
+
+export type EntryChangeListener = (trx: Kdb, change: EntryChange) => Promise<void>;
+
+/**
+ * The content list's `term` filter, provided by the taxonomy domain: a
+ * condition on the entry table's translation-group column.
+ */
+export type TermFilter = (
+  collection: CollectionInfo,
+  locale: string,
+  term: string,
+  groupColumn: string,
+) => Promise<Expression<SqlBool>>;
+
 export class ContentHooks {
   private readonly beforeSaveHooks: Array<{ name: string; fn: BeforeSaveHook }> = [];
+  private readonly changeListeners: Array<{ name: string; fn: EntryChangeListener }> = [];
+  private termFilterFn: TermFilter | undefined;
+  private readonly carriedValues = new AsyncLocalStorage<Map<string, unknown>>();
+
+  /**
+   * Run `write` with a value its write listeners can read through
+   * `carried(key)`: input another domain applies inside the same transaction
+   * as the entry write (the terms sent with an MCP content write).
+   */
+  carry<T>(key: string, value: unknown, write: () => Promise<T>): Promise<T> {
+    const values = new Map(this.carriedValues.getStore() ?? []);
+    values.set(key, value);
+    return this.carriedValues.run(values, write);
+  }
+
+  /** The value `carry` set for the write in progress, if any. */
+  carried(key: string): unknown {
+    return this.carriedValues.getStore()?.get(key);
+  }
+
+  /** Set the provider of the list's `term` filter (the taxonomy domain). */
+  provideTermFilter(fn: TermFilter): void {
+    this.termFilterFn = fn;
+  }
+
+  /** The condition for `term=<taxonomy>:<slug>` on a list of `collection` in `locale`. */
+  termFilter(
+    collection: CollectionInfo,
+    locale: string,
+    term: string,
+    groupColumn: string,
+  ): Promise<Expression<SqlBool>> {
+    if (!this.termFilterFn) {
+      throw issuesError('Term filters are not available', [
+        { path: ['term'], code: 'unavailable', message: 'no taxonomies' },
+      ]);
+    }
+    return this.termFilterFn(collection, locale, term, groupColumn);
+  }
+
+  /** Listen to every entry write, inside its transaction; returns a function that removes the listener. */
+  afterWrite(name: string, fn: EntryChangeListener): () => void {
+    const entry = { name, fn };
+    this.changeListeners.push(entry);
+    return () => {
+      const i = this.changeListeners.indexOf(entry);
+      if (i >= 0) this.changeListeners.splice(i, 1);
+    };
+  }
+
+  async runAfterWrite(trx: Kdb, change: EntryChange): Promise<void> {
+    if (!change.ids.length) return;
+    for (const { fn } of this.changeListeners) await fn(trx, change);
+  }
 
   /** Register a hook; returns a function that removes it. */
   beforeSave(name: string, fn: BeforeSaveHook): () => void {

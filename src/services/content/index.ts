@@ -9,12 +9,19 @@ import { listOps } from './list.js';
 import { entryLockOps } from './lock-ops.js';
 import { lockOps } from './locks.js';
 import type { ContentItem } from './model.js';
+import { overviewOps } from './overview.js';
 import { readOps } from './read.js';
 import { schedulerOps } from './scheduler.js';
 import { type CreateInput, type UpdateInput, writeOps } from './write.js';
 
 export type { BylineInput, BylineUpdate } from './bylines.js';
-export type { BeforeSaveEvent, BeforeSaveHook } from './hooks.js';
+export type {
+  BeforeSaveEvent,
+  BeforeSaveHook,
+  EntryChange,
+  EntryChangeKind,
+  EntryChangeListener,
+} from './hooks.js';
 export type { GuardedInput } from './lifecycle.js';
 export type { ListOptions, ListResult } from './list.js';
 export type { LockState } from './locks.js';
@@ -43,6 +50,8 @@ export function createContentService(ctx: ServiceContext, schema: SchemaService)
     hooks,
     bylines: bylineOps(ctx, schema),
     locks: entryLockOps(deps),
+    /** The admin's views around entries: content model with counts, dashboard lists, reference lookup. */
+    overview: overviewOps(deps),
     scheduler: schedulerOps(deps, ctx.log),
     list: lists.list,
     listTrashed: lists.listTrashed,

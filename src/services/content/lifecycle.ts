@@ -11,12 +11,16 @@ import { assertCanDeleteForever, assertCanEdit, assertCanPublish, assertVisible,
 import { checkUniques, freeSlug } from './checks.js';
 import { loadCredits, writeCredits } from './credits.js';
 import { blockLookup, type ContentDeps, collectionFor, nowIso, revisionsOn } from './deps.js';
+import { changeableGroups } from './group-writes.js';
+import type { EntryChangeKind } from './hooks.js';
+import { locksEnabled } from './locks.js';
 import type { EntryRow } from './model.js';
-import { applyPublish } from './publish.js';
+import { applyPublish, planPublish } from './publish.js';
 import { appliedSelection, applySelection, dropGroupLinks, refFields } from './references.js';
 import { checkRev } from './rev.js';
 import { parseRevision, requireRevision, writeRevision } from './revisions.js';
-import { decodeData, dyn, encodeData, loadGroup, loadRow, loadRowForWrite, newEntryRow, updateRow } from './rows.js';
+import { decodeData, dyn, encodeData, loadForWrite, loadGroup, loadRow, newEntryRow, updateRow } from './rows.js';
+import { forgetScheduler, recordScheduler } from './schedules.js';
 
 export interface GuardedInput {
   _rev?: string;
@@ -30,24 +34,34 @@ const invalidState = (message: string) => new CmsError('INVALID_STATE', message)
 export function lifecycleOps(deps: ContentDeps) {
   const { ctx } = deps;
 
-  /** Load, check visibility, state, permission, `_rev` and the edit lock, then run `fn` in one transaction. */
+  /**
+   * Load, check visibility, state, permission, `_rev` and the edit lock, then run `fn` in one
+   * transaction and tell the write listeners (`kind`; publishing tells them itself).
+   */
   async function guarded<T>(
     actor: Actor,
     collection: string,
     id: string,
-    opts: GuardedInput & { check: Check; trashed?: boolean },
+    opts: GuardedInput & { check: Check; trashed?: boolean; kind: EntryChangeKind | null },
     fn: (trx: Kdb, c: CollectionInfo, row: EntryRow, snap: SchemaSnapshot, now: string) => Promise<T>,
   ): Promise<T> {
     const { snap, c } = await collectionFor(deps, collection);
     return ctx.db.transaction().execute(async (trx) => {
-      const row = assertVisible(actor, await loadRowForWrite(trx, ctx.dialect, c, id), c);
+      const target = await loadForWrite(trx, ctx.dialect, c, id, locksEnabled(c));
+      const row = assertVisible(actor, target.row, c);
       if (opts.trashed === false && row.deleted_at) throw invalidState('The entry is in the trash; restore it first');
       if (opts.trashed === true && !row.deleted_at) throw invalidState('The entry is not in the trash');
       if (opts.check === 'publish') assertCanPublish(actor, row);
       else assertCanEdit(actor, row);
       checkRev(row, opts._rev);
-      await deps.locks.guard(trx, c, id, actor, opts.overrideLock);
-      return fn(trx, c, row, snap, nowIso(deps));
+      await deps.locks.guard(trx, c, id, actor, opts.overrideLock, target.lock ?? null);
+      const now = nowIso(deps);
+      const result = await fn(trx, c, row, snap, now);
+      if (opts.kind) {
+        const change = { kind: opts.kind, collection: c, ids: [id], group: row.translation_group, actor, now };
+        await deps.hooks.runAfterWrite(trx, change);
+      }
+      return result;
     });
   }
 
@@ -56,7 +70,7 @@ export function lifecycleOps(deps: ContentDeps) {
       actor,
       collection,
       id,
-      { ...input, check: 'publish', trashed: false },
+      { ...input, check: 'publish', trashed: false, kind: null },
       async (trx, c, row, snap, now) => {
         if (row.status === 'published' && !row.draft_revision_id) throw invalidState('The entry is already published');
         await applyPublish(deps, trx, snap, c, row, actor, now);
@@ -70,10 +84,11 @@ export function lifecycleOps(deps: ContentDeps) {
       actor,
       collection,
       id,
-      { ...input, check: 'publish', trashed: false },
+      { ...input, check: 'publish', trashed: false, kind: 'unpublish' },
       async (trx, c, row, _s, now) => {
         if (row.status !== 'published') throw invalidState('The entry is not published');
         await updateRow(trx, c, row, { status: 'draft', scheduled_at: null, updated_at: now });
+        if (row.scheduled_at) await forgetScheduler(trx, c, id);
       },
     );
   }
@@ -103,14 +118,17 @@ export function lifecycleOps(deps: ContentDeps) {
       actor,
       collection,
       id,
-      { ...input, check: 'publish', trashed: false },
-      async (trx, c, row, _s, now) => {
+      { ...input, check: 'publish', trashed: false, kind: 'schedule' },
+      async (trx, c, row, snap, now) => {
         if (row.status === 'published' && !row.draft_revision_id) {
           throw invalidState('The entry is already published and has no pending draft to schedule');
         }
+        // Refused now rather than at the scheduled time: publishing must not reach rows the caller may not change.
+        await planPublish(trx, snap, c, row, actor);
         // A published entry keeps its live version until the scheduled draft goes live.
         const status = row.status === 'published' ? 'published' : 'scheduled';
         await updateRow(trx, c, row, { status, scheduled_at: at, updated_at: now });
+        await recordScheduler(trx, c, id, actor, now);
       },
     );
   }
@@ -120,24 +138,32 @@ export function lifecycleOps(deps: ContentDeps) {
       actor,
       collection,
       id,
-      { ...input, check: 'publish', trashed: false },
+      { ...input, check: 'publish', trashed: false, kind: 'unschedule' },
       async (trx, c, row, _s, now) => {
         if (!row.scheduled_at) throw invalidState('The entry is not scheduled');
         const status = row.status === 'scheduled' ? 'draft' : row.status;
         await updateRow(trx, c, row, { status, scheduled_at: null, updated_at: now });
+        if (row.scheduled_at) await forgetScheduler(trx, c, id);
       },
     );
   }
 
   /** Drop the pending draft; the live version stays. */
   async function discardDraft(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
-    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: false }, async (trx, c, row, _s, now) => {
-      if (!row.draft_revision_id) throw invalidState('The entry has no pending draft');
-      const set: Record<string, unknown> = { draft_revision_id: null, updated_at: now };
-      if (row.status === 'published') set.scheduled_at = null;
-      await updateRow(trx, c, row, set);
-      await trx.deleteFrom('_cms_revisions').where('id', '=', row.draft_revision_id).execute();
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'edit', trashed: false, kind: 'discard-draft' },
+      async (trx, c, row, _s, now) => {
+        if (!row.draft_revision_id) throw invalidState('The entry has no pending draft');
+        const set: Record<string, unknown> = { draft_revision_id: null, updated_at: now };
+        if (row.status === 'published') set.scheduled_at = null;
+        await updateRow(trx, c, row, set);
+        await trx.deleteFrom('_cms_revisions').where('id', '=', row.draft_revision_id).execute();
+        if (set.scheduled_at === null && row.scheduled_at) await forgetScheduler(trx, c, id);
+      },
+    );
   }
 
   /** Soft delete: to the trash, off the live site, schedule cancelled. */
@@ -145,24 +171,40 @@ export function lifecycleOps(deps: ContentDeps) {
     const { c } = await collectionFor(deps, collection);
     const row = await loadRow(ctx.db, c, id);
     const check: Check = row?.status === 'published' ? 'publish' : 'edit';
-    await guarded(actor, collection, id, { ...input, check, trashed: false }, async (trx, c2, r, _s, now) => {
-      await updateRow(trx, c2, r, { deleted_at: now, scheduled_at: null, updated_at: now });
-      await deps.locks.drop(trx, c2, id);
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check, trashed: false, kind: 'trash' },
+      async (trx, c2, r, _s, now) => {
+        await updateRow(trx, c2, r, { deleted_at: now, scheduled_at: null, updated_at: now });
+        if (r.scheduled_at) await forgetScheduler(trx, c2, id);
+        await deps.locks.drop(trx, c2, id);
+      },
+    );
   }
 
   /** Back from the trash as a draft with no schedule. */
   async function restore(actor: Actor, collection: string, id: string, input: GuardedInput = {}): Promise<void> {
-    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: true }, async (trx, c, row, _s, now) => {
-      const live = decodeData(c, row);
-      try {
-        await checkUniques(trx, ctx.dialect, c, live, row.locale, id);
-      } catch {
-        throw new CmsError('CONFLICT', 'Another entry now uses a unique value of this one; change it before restoring');
-      }
-      const set = { deleted_at: null, status: 'draft', scheduled_at: null, updated_at: now };
-      await updateRow(trx, c, row, set);
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'edit', trashed: true, kind: 'restore' },
+      async (trx, c, row, _s, now) => {
+        const live = decodeData(c, row);
+        try {
+          await checkUniques(trx, ctx.dialect, c, live, row.locale, id);
+        } catch {
+          throw new CmsError(
+            'CONFLICT',
+            'Another entry now uses a unique value of this one; change it before restoring',
+          );
+        }
+        const set = { deleted_at: null, status: 'draft', scheduled_at: null, updated_at: now };
+        await updateRow(trx, c, row, set);
+      },
+    );
   }
 
   /** Removes a trashed entry for good: row, revisions, credits, lock, and links when no translation is left. */
@@ -173,15 +215,26 @@ export function lifecycleOps(deps: ContentDeps) {
     input: GuardedInput = {},
   ): Promise<void> {
     assertCanDeleteForever(actor);
-    await guarded(actor, collection, id, { ...input, check: 'edit', trashed: true }, async (trx, c, row, snap) => {
-      await dyn(trx).deleteFrom(c.table).where('id', '=', id).execute();
-      await trx.deleteFrom('_cms_revisions').where('collection_id', '=', c.id).where('entry_id', '=', id).execute();
-      await trx.deleteFrom('_cms_entry_bylines').where('collection_id', '=', c.id).where('entry_id', '=', id).execute();
-      await deps.locks.drop(trx, c, id);
-      if (!(await loadGroup(trx, c, row.translation_group)).length) {
-        await dropGroupLinks(trx, snap, c, row.translation_group);
-      }
-    });
+    await guarded(
+      actor,
+      collection,
+      id,
+      { ...input, check: 'edit', trashed: true, kind: 'delete' },
+      async (trx, c, row, snap) => {
+        await dyn(trx).deleteFrom(c.table).where('id', '=', id).execute();
+        await trx.deleteFrom('_cms_revisions').where('collection_id', '=', c.id).where('entry_id', '=', id).execute();
+        await trx
+          .deleteFrom('_cms_entry_bylines')
+          .where('collection_id', '=', c.id)
+          .where('entry_id', '=', id)
+          .execute();
+        if (row.scheduled_at) await forgetScheduler(trx, c, id);
+        await deps.locks.drop(trx, c, id);
+        if (!(await loadGroup(trx, c, row.translation_group)).length) {
+          await dropGroupLinks(trx, snap, c, row.translation_group);
+        }
+      },
+    );
   }
 
   /**
@@ -227,13 +280,24 @@ export function lifecycleOps(deps: ContentDeps) {
             .where('id', '=', newIdValue)
             .execute();
         }
+        // A relation that allows one parent cannot give its children to the copy too.
         for (const rf of refFields(snap, c)) {
-          if (rf.side === 'parent' && !rf.relation.multiple) continue;
-          if (rf.side === 'child' && !rf.relation.multiple) continue;
-          const selection = await appliedSelection(trx, rf, src.translation_group);
+          if (!rf.relation.multiple) continue;
+          let selection = await appliedSelection(trx, rf, src.translation_group);
+          // From a child end the copy joins other entries' selections: only those the caller may change.
+          if (rf.side === 'child') selection = await changeableGroups(trx, actor, rf.other, selection);
           if (selection.length) await applySelection(trx, rf, group, selection, now);
         }
         if (revisionsOn(c)) await writeRevision(trx, c, newIdValue, { slug, data: uniqueFree }, 'save', actor, now);
+        await deps.hooks.runAfterWrite(trx, {
+          kind: 'duplicate',
+          collection: c,
+          ids: [newIdValue],
+          group,
+          duplicateOf: src.id,
+          actor,
+          now,
+        });
         return row;
       }),
     );
@@ -251,7 +315,7 @@ export function lifecycleOps(deps: ContentDeps) {
       actor,
       collection,
       id,
-      { ...input, check: 'edit', trashed: false },
+      { ...input, check: 'edit', trashed: false, kind: 'restore-revision' },
       async (trx, c, row, snap, now) => {
         const rev = parseRevision(await requireRevision(trx, c, id, revisionId));
         const data = validateEntryData(c.fields, filterKnown(c, rev.data), {
@@ -297,7 +361,7 @@ export function lifecycleOps(deps: ContentDeps) {
 /** Revision data may name fields deleted since; keep the ones the collection still has. */
 function filterKnown(c: CollectionInfo, data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of c.fields) if (f.column && f.slug in data) out[f.slug] = data[f.slug];
+  for (const f of c.fields) if (f.column && Object.hasOwn(data, f.slug)) out[f.slug] = data[f.slug];
   return out;
 }
 

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import { cursorBoolean, cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { issuesError, validationError } from '../../core/errors.js';
-import { encodeValue } from '../../db/dialect.js';
+import { type ColumnKind, encodeValue } from '../../db/dialect.js';
 import { normalizeDatetime } from '../fields/datetime.js';
 import { COLUMN_KIND } from '../fields/types.js';
 import type { CollectionInfo, FieldInfo } from '../schema/model.js';
 import { canReadDrafts, requireDraftReader, requireReader } from './access.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import { type ContentDeps, collectionFor, localeOf, readScope } from './deps.js';
 import type { ContentItem, EntryStatus } from './model.js';
 import { type ReadRow, selectForRead, toItem } from './present.js';
@@ -30,6 +30,8 @@ export interface ListOptions {
   includeAuthorByline?: boolean;
   /** Resolve each item's references (first page per field) in one batched statement. */
   includeReferences?: boolean;
+  /** `<taxonomy>:<slug>[,<slug>…]`: entries carrying one of these terms (SQL from the taxonomy domain). */
+  term?: string;
 }
 
 export interface ListResult {
@@ -39,12 +41,46 @@ export interface ListResult {
 }
 
 /** System list orders; each is backed by an index of every entry table. */
-const SYSTEM_ORDERS: Record<string, { column: string; defaultOrder: 'asc' | 'desc' }> = {
-  createdAt: { column: 'created_at', defaultOrder: 'desc' },
-  updatedAt: { column: 'updated_at', defaultOrder: 'desc' },
-  publishedAt: { column: 'published_at', defaultOrder: 'desc' },
-  slug: { column: 'slug', defaultOrder: 'asc' },
+const SYSTEM_ORDERS: Record<string, { column: string; defaultOrder: 'asc' | 'desc'; nullable: boolean }> = {
+  createdAt: { column: 'created_at', defaultOrder: 'desc', nullable: false },
+  updatedAt: { column: 'updated_at', defaultOrder: 'desc', nullable: false },
+  publishedAt: { column: 'published_at', defaultOrder: 'desc', nullable: true },
+  slug: { column: 'slug', defaultOrder: 'asc', nullable: true },
 };
+
+interface ListOrder {
+  column: string;
+  dir: 'asc' | 'desc';
+  kind: ColumnKind;
+  /** Whether the column may hold NULL (NULL sorts before every value, as the list indexes hold it). */
+  nullable: boolean;
+}
+
+/**
+ * Rows after a cursor position, in the list's order. NULL sorts first ascending and last descending
+ * (the order both engines' list indexes give); a NOT NULL column compares (value, id) as a row value,
+ * which both engines answer with an index range.
+ */
+function afterCursor(order: ListOrder, column: string, idColumn: string, value: unknown, id: string) {
+  const cmp = sql.raw(order.dir === 'desc' ? '<' : '>');
+  const [v, i] = [sql.ref(column), sql.ref(idColumn)];
+  const beyond = sql<boolean>`(${v}, ${i}) ${cmp} (${value}, ${id})`;
+  if (!order.nullable) return beyond;
+  if (value === null) {
+    // In the NULL run: the rest of it, then (ascending) every value.
+    return order.dir === 'asc'
+      ? sql<boolean>`((${v} is null and ${i} > ${id}) or ${v} is not null)`
+      : sql<boolean>`(${v} is null and ${i} < ${id})`;
+  }
+  return order.dir === 'asc' ? beyond : sql<boolean>`(${beyond} or ${v} is null)`;
+}
+
+/** The cursor element that a sort column of this kind writes. */
+function sortKeyOf(kind: ColumnKind) {
+  if (kind === 'integer' || kind === 'real') return cursorNumber;
+  if (kind === 'boolean') return cursorBoolean;
+  return cursorText;
+}
 
 const OPERATORS = { eq: '=', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
@@ -90,13 +126,15 @@ export function listOps(deps: ContentDeps) {
     const t = c.table;
     const col = (name: string) => `${t}.${name}`;
 
-    let order: { column: string; dir: 'asc' | 'desc' };
-    if (trash) order = { column: 'deleted_at', dir: 'desc' };
-    else if (!opts.orderBy || SYSTEM_ORDERS[opts.orderBy]) {
+    let order: ListOrder;
+    // In the trash every row has `deleted_at`.
+    if (trash) order = { column: 'deleted_at', dir: 'desc', kind: 'text', nullable: false };
+    else if (!opts.orderBy || Object.hasOwn(SYSTEM_ORDERS, opts.orderBy)) {
       const o = SYSTEM_ORDERS[opts.orderBy ?? 'createdAt'];
-      order = { column: o.column, dir: opts.order ?? o.defaultOrder };
+      order = { column: o.column, dir: opts.order ?? o.defaultOrder, kind: 'text', nullable: o.nullable };
     } else {
-      order = { column: indexedField(c, opts.orderBy, 'orderBy').column as string, dir: opts.order ?? 'asc' };
+      const f = indexedField(c, opts.orderBy, 'orderBy');
+      order = { column: f.column as string, dir: opts.order ?? 'asc', kind: COLUMN_KIND[f.type], nullable: true };
     }
 
     // biome-ignore lint/suspicious/noExplicitAny: entry tables are dynamic
@@ -121,7 +159,7 @@ export function listOps(deps: ContentDeps) {
               'in',
               value.map((v) => encodeFilterValue(f, v)),
             );
-          } else if (op in OPERATORS) {
+          } else if (Object.hasOwn(OPERATORS, op)) {
             q = q.where(ref, OPERATORS[op as keyof typeof OPERATORS], encodeFilterValue(f, value));
           } else
             throw validationError(`fieldFilters.${slug}: unknown operator "${op}" (use eq, ne, gt, gte, lt, lte, in)`);
@@ -142,6 +180,9 @@ export function listOps(deps: ContentDeps) {
       } else q = q.where(credited);
     }
 
+    if (opts.term !== undefined)
+      q = q.where(await deps.hooks.termFilter(c, locale, opts.term, col('translation_group')));
+
     let total: number | undefined;
     const orderCol = col(order.column);
     if (opts.page !== undefined) {
@@ -152,18 +193,16 @@ export function listOps(deps: ContentDeps) {
       total = Number(counted?.n ?? 0);
       q = q.offset((opts.page - 1) * limit);
     } else if (opts.cursor) {
-      const [value, id] = decodeCursor(opts.cursor, 2);
-      const cmp = order.dir === 'desc' ? '<' : '>';
-      q =
-        value === null
-          ? q.where(orderCol, 'is', null).where(col('id'), cmp, id)
-          : q.where(
-              sql<boolean>`(${sql.ref(orderCol)} ${sql.raw(cmp)} ${value} or (${sql.ref(orderCol)} = ${value} and ${sql.ref(col('id'))} ${sql.raw(cmp)} ${id}) or ${sql.ref(orderCol)} is null)`,
-            );
+      const key = order.nullable ? sortKeyOf(order.kind).nullable() : sortKeyOf(order.kind);
+      const [value, id] = decodeCursor(opts.cursor, [key, cursorText]);
+      q = q.where(afterCursor(order, orderCol, col('id'), value, id));
     }
+    // A NOT NULL column keeps each engine's plain order, which its index gives in both directions; a column
+    // that may hold NULL names where NULL goes, as its index holds it (see createIndex in schema/ddl.ts).
+    type Ob = { asc(): { nullsFirst(): unknown }; desc(): { nullsLast(): unknown } };
     const rows: ReadRow[] = await q
-      .orderBy(orderCol, (ob: { asc(): { nullsLast(): unknown }; desc(): { nullsLast(): unknown } }) =>
-        order.dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast(),
+      .orderBy(orderCol, (ob: Ob) =>
+        !order.nullable ? ob[order.dir]() : order.dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst(),
       )
       .orderBy(col('id'), order.dir)
       .limit(opts.page !== undefined ? limit : limit + 1)

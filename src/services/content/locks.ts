@@ -39,6 +39,11 @@ async function current(db: Kdb, c: CollectionInfo, entryId: string, now: Date): 
     .where('collection_id', '=', c.id)
     .where('entry_id', '=', entryId)
     .executeTakeFirst();
+  return live(row, now);
+}
+
+/** A lease that has not expired yet. */
+function live(row: LocksTable | undefined, now: Date): LocksTable | undefined {
   if (!row || new Date(row.expires_at).getTime() <= now.getTime()) return undefined;
   return row;
 }
@@ -126,11 +131,13 @@ export function lockOps(clock: Clock) {
     c: CollectionInfo,
     entryId: string,
     actor: Actor,
-    overrideLock?: boolean,
+    overrideLock: boolean | undefined,
+    /** The lease as read with the entry (`loadForWrite`); read here when not given. */
+    lease?: LocksTable | null,
   ): Promise<void> {
     if (!locksEnabled(c)) return;
     const now = clock.now();
-    const held = await current(db, c, entryId, now);
+    const held = lease === undefined ? await current(db, c, entryId, now) : live(lease ?? undefined, now);
     if (!held) return;
     if (held.user_id !== actor.userId) {
       if (overrideLock) return;

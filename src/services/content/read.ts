@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Actor } from '../../auth/actor.js';
+import { type Actor, can } from '../../auth/actor.js';
 import { notFound } from '../../core/errors.js';
 import type { CollectionInfo } from '../schema/model.js';
-import { canReadDrafts, requireDraftReader, requireReader } from './access.js';
+import { canEdit, canReadDrafts, requireDraftReader, requireReader, visible } from './access.js';
 import { type ContentDeps, collectionFor, fallbackChain, localeOf, readScope } from './deps.js';
 import type { ContentItem, ReferencePage } from './model.js';
 import { draftRefsOf, type ReadRow, readRowById, selectForRead, toItem } from './present.js';
@@ -18,6 +18,9 @@ import {
 import { revOf } from './rev.js';
 import { listRevisions, parseRevision, type RevisionView } from './revisions.js';
 import { decodeData, dyn, loadRow } from './rows.js';
+
+/** Draft readers see pending drafts; a writer without draft access sees those of the entries it may edit. */
+const seesDraft = (actor: Actor, row: ReadRow) => canReadDrafts(actor) || canEdit(actor, row);
 
 /** Database IDs are ULIDs; anything else addresses an entry by slug. */
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -40,18 +43,19 @@ export function readOps(deps: ContentDeps) {
     locale: string | undefined,
   ): Promise<ReadRow | undefined> {
     const drafts = canReadDrafts(actor);
+    // A writer without draft access (a content:write token without content:read) still reads what it may edit.
+    const withDraft = drafts || can(actor, 'content:create');
     const base = () => selectForRead(ctx.db, ctx.dialect, c, drafts);
-    const visible = (row: ReadRow | undefined) =>
-      row && (drafts || (row.status === 'published' && row.deleted_at === null)) ? row : undefined;
+    const visibleRow = (row: ReadRow | undefined) => (row && visible(actor, row) ? row : undefined);
     if (ULID.test(idOrSlug)) {
       const version = (await deps.schema.snapshot()).version;
-      const byId = visible(await readRowById(ctx.db, ctx.dialect, c, version, drafts, idOrSlug));
+      const byId = visibleRow(await readRowById(ctx.db, ctx.dialect, c, version, withDraft, idOrSlug));
       if (byId) return byId;
     }
     for (const loc of fallbackChain(deps, localeOf(deps, locale))) {
       let q = base().where(`${c.table}.locale`, '=', loc).where(`${c.table}.slug`, '=', idOrSlug);
       if (!drafts) q = q.where(`${c.table}.status`, '=', 'published').where(`${c.table}.deleted_at`, 'is', null);
-      const row = visible(await q.executeTakeFirst());
+      const row = visibleRow(await q.executeTakeFirst());
       if (row) return row;
     }
     return undefined;
@@ -65,9 +69,8 @@ export function readOps(deps: ContentDeps) {
     actor: Actor,
   ): Promise<Record<string, ReferencePage>> {
     if (!fields.length) return {};
-    const drafts = canReadDrafts(actor);
-    const scope = readScope(deps, row.locale, drafts);
-    const staged = drafts ? (draftRefsOf(row) ?? {}) : {};
+    const scope = readScope(deps, row.locale, canReadDrafts(actor));
+    const staged = seesDraft(actor, row) ? (draftRefsOf(row) ?? {}) : {};
     const appliedFields = fields.filter((f) => !staged[f.field.slug]);
     const rows = await readLinks(ctx.db, appliedFields, [row.translation_group], scope);
     const out = pagesFor(appliedFields, rows.get(row.translation_group), referenceRoute(c, row.id));
@@ -88,7 +91,7 @@ export function readOps(deps: ContentDeps) {
     const row = await find(actor, c, idOrSlug, opts.locale);
     if (!row) throw notFound(`Entry "${idOrSlug}" in "${c.slug}"`);
     const refs = await references(c, row, refFields(snap, c), actor);
-    return { item: toItem(c, row, { showDraft: canReadDrafts(actor), references: refs }), _rev: revOf(row) };
+    return { item: toItem(c, row, { showDraft: seesDraft(actor, row), references: refs }), _rev: revOf(row) };
   }
 
   /** The next page of one reference field (link traversal; outside the documented contract). */

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
+import { cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { issuesError, notFound, type ValidationIssue } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { CollectionInfo, FieldInfo, RelationInfo, SchemaSnapshot } from '../schema/model.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { LinkedEntry, ReferencePage, StagedRefs } from './model.js';
 import { dyn } from './rows.js';
 
@@ -355,8 +355,8 @@ export async function readStaged(
 /** Parse the cursor of the link-traversal route. */
 export function parseLinkCursor(cursor: string | undefined): [number, string] | undefined {
   if (!cursor) return undefined;
-  const [pos, grp] = decodeCursor(cursor, 2);
-  return [Number(pos), String(grp)];
+  const [pos, grp] = decodeCursor(cursor, [cursorNumber, cursorText]);
+  return [pos, grp];
 }
 
 export function refFieldOf(fields: RefField[], slug: string): RefField {

@@ -1,10 +1,10 @@
 import type { Actor } from '../../auth/actor.js';
+import { cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import type { RevisionsTable } from '../../db/tables.js';
 import type { CollectionInfo } from '../schema/model.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import type { CreditInput, StagedRefs } from './model.js';
 
 /** Revisions kept per entry; the live and draft revisions are never pruned. */
@@ -75,13 +75,19 @@ export async function loadRevision(db: Kdb, id: string): Promise<RevisionsTable 
   return db.selectFrom('_cms_revisions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Keep the newest REVISION_RETENTION revisions of an entry, plus its live and draft ones. */
+/**
+ * Keep the newest REVISION_RETENTION revisions of an entry, plus its live and draft ones.
+ * Every write that adds a revision also raises the row's version, so an entry whose version
+ * (after the write) is within the retention cannot hold too many: nothing to read then.
+ */
 export async function pruneRevisions(
   db: Kdb,
   c: CollectionInfo,
   entryId: string,
   keep: Array<string | null>,
+  version: number,
 ): Promise<void> {
+  if (version <= REVISION_RETENTION) return;
   const old = await db
     .selectFrom('_cms_revisions')
     .select('id')
@@ -107,7 +113,7 @@ export async function listRevisions(
   const limit = opts.limit ?? 50;
   let q = db.selectFrom('_cms_revisions').selectAll().where('collection_id', '=', c.id).where('entry_id', '=', entryId);
   if (opts.cursor) {
-    const [at, id] = decodeCursor(opts.cursor, 2) as [string, string];
+    const [at, id] = decodeCursor(opts.cursor, [cursorText, cursorText]);
     q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
   }
   const rows = await q

@@ -11,12 +11,14 @@ import { assertCanEdit, assertVisible, canPublish } from './access.js';
 import { checkUniques, claimSlug, freeSlug, slugSource } from './checks.js';
 import { loadCredits, writeCredits } from './credits.js';
 import { blockLookup, type ContentDeps, collectionFor, localeOf, nowIso, revisionsOn } from './deps.js';
+import { deniedRows, groupWriteRefused, rowsTouchedBySelections } from './group-writes.js';
+import { locksEnabled } from './locks.js';
 import type { CreditInput, EntryRow, StagedRefs } from './model.js';
 import { applySelection, checkLimits, groupsForIds, MAX_REFERENCE_IDS, refFields } from './references.js';
 import { checkRev } from './rev.js';
 import { parseRevision, pruneRevisions, writeRevision } from './revisions.js';
-import { decodeData, dyn, encodeData, loadRow, loadRowForWrite, newEntryRow, updateRow } from './rows.js';
-import { sharedValues, syncNonTranslatable } from './sync.js';
+import { decodeData, dyn, encodeData, loadForWrite, loadRow, newEntryRow, updateRow } from './rows.js';
+import { sharedValues, syncGroup } from './sync.js';
 
 export interface CreateInput {
   data?: Record<string, unknown>;
@@ -85,6 +87,29 @@ async function applyRefs(
   }
 }
 
+/**
+ * Reference selections are keyed by translation group, so writing them
+ * changes every translation (and, on a child end, other entries' selections).
+ * They go live now only when the caller may change every row they touch;
+ * otherwise they wait in the entry's draft (collections with revisions) until
+ * someone allowed publishes it, or the write is refused.
+ */
+async function refsMode(
+  trx: Kdb,
+  actor: Actor,
+  snap: SchemaSnapshot,
+  c: CollectionInfo,
+  group: string,
+  refs: StagedRefs,
+  canStage: boolean,
+): Promise<'apply' | 'stage'> {
+  if (!Object.keys(refs).length) return 'apply';
+  const denied = deniedRows(actor, await rowsTouchedBySelections(trx, c, refFields(snap, c), group, refs));
+  if (!denied.length) return 'apply';
+  if (canStage) return 'stage';
+  throw groupWriteRefused('This reference selection', denied);
+}
+
 export function writeOps(deps: ContentDeps) {
   const { ctx } = deps;
 
@@ -134,27 +159,37 @@ export function writeOps(deps: ContentDeps) {
           .values({ ...row, ...encodeData(ctx.dialect, c, data) })
           .execute();
         if (credits) row.primary_byline_id = await writeCredits(trx, c, id, credits);
-        await applyRefs(trx, snap, c, group, refs, now);
+        // A new entry is live at once only in a collection without drafts; its selections cannot wait then.
+        const mode = await refsMode(trx, actor, snap, c, group, refs, revisionsOn(c) && !publishNow);
+        if (mode === 'apply') await applyRefs(trx, snap, c, group, refs, now);
         if (revisionsOn(c)) {
-          const revId = await writeRevision(
-            trx,
-            c,
-            id,
-            { slug, data, bylines: credits ?? null },
-            publishNow ? 'publish' : 'save',
-            actor,
-            now,
-          );
+          const snapshot = { slug, data, bylines: credits ?? null, ...(mode === 'stage' ? { refs } : {}) };
+          const kind = publishNow ? 'publish' : mode === 'stage' ? 'draft' : 'save';
+          const revId = await writeRevision(trx, c, id, snapshot, kind, actor, now);
           if (publishNow) row.live_revision_id = revId;
+          if (mode === 'stage') row.draft_revision_id = revId;
         }
-        if (row.primary_byline_id || row.live_revision_id) {
+        if (row.primary_byline_id || row.live_revision_id || row.draft_revision_id) {
           await dyn(trx)
             .updateTable(c.table)
-            .set({ primary_byline_id: row.primary_byline_id, live_revision_id: row.live_revision_id })
+            .set({
+              primary_byline_id: row.primary_byline_id,
+              live_revision_id: row.live_revision_id,
+              draft_revision_id: row.draft_revision_id,
+            })
             .where('id', '=', id)
             .execute();
         }
-        if (publishNow) await syncNonTranslatable(trx, ctx.dialect, c, row, data, now);
+        // A new entry shares nothing yet: a translation takes the group's shared values (above) and starts as a draft.
+        await deps.hooks.runAfterWrite(trx, {
+          kind: 'create',
+          collection: c,
+          ids: [id],
+          group,
+          translationOf: input.translationOf,
+          actor,
+          now,
+        });
         return row;
       });
     return input.slug ? attempt() : retryOnUniqueRace(attempt);
@@ -165,16 +200,17 @@ export function writeOps(deps: ContentDeps) {
    * version (or a pending draft) gets its changes staged in a draft revision
    * while the live version stays; otherwise the values are written in place.
    */
-  async function update(actor: Actor, collection: string, id: string, input: UpdateInput): Promise<EntryRow> {
+  async function update(actor: Actor, collection: string, id: string, input: UpdateInput): Promise<void> {
     const { snap, c } = await collectionFor(deps, collection);
     return ctx.db.transaction().execute(async (trx) => {
-      const row = assertVisible(actor, await loadRowForWrite(trx, ctx.dialect, c, id), c);
+      const target = await loadForWrite(trx, ctx.dialect, c, id, locksEnabled(c));
+      const row = assertVisible(actor, target.row, c);
       if (row.deleted_at) throw new CmsError('INVALID_STATE', 'The entry is in the trash; restore it before editing');
       assertCanEdit(actor, row);
       checkRev(row, input._rev);
-      await deps.locks.guard(trx, c, id, actor, input.overrideLock);
+      await deps.locks.guard(trx, c, id, actor, input.overrideLock, target.lock ?? null);
       const now = nowIso(deps);
-      const staging = revisionsOn(c) && (row.status === 'published' || row.draft_revision_id !== null);
+      let staging = revisionsOn(c) && (row.status === 'published' || row.draft_revision_id !== null);
       if (!staging && row.status === 'published' && !canPublish(actor, row)) {
         throw new CmsError(
           'INSUFFICIENT_PERMISSIONS',
@@ -212,6 +248,8 @@ export function writeOps(deps: ContentDeps) {
         actor,
       });
       const refs = await resolveReferences(trx, snap, c, row.translation_group, input.references);
+      if (!staging)
+        staging = (await refsMode(trx, actor, snap, c, row.translation_group, refs, revisionsOn(c))) === 'stage';
       const set: Record<string, unknown> = { updated_at: now };
       if (input.bylines) set.primary_byline_id = await writeCredits(trx, c, id, input.bylines);
       const credits = input.bylines ?? null;
@@ -234,15 +272,26 @@ export function writeOps(deps: ContentDeps) {
         if (revisionsOn(c)) await writeRevision(trx, c, id, { slug, data: next, bylines: credits }, 'save', actor, now);
       }
       await updateRow(trx, c, row, set);
-      // Without revisions a save is live at once, so shared values follow to the other translations.
-      if (!revisionsOn(c)) await syncNonTranslatable(trx, ctx.dialect, c, row, next, now);
+      await deps.hooks.runAfterWrite(trx, {
+        kind: 'update',
+        collection: c,
+        ids: [id],
+        group: row.translation_group,
+        actor,
+        now,
+      });
+      // Without revisions a save of a published entry is live at once, so shared values follow to the other
+      // translations; a draft's shared values follow when it is published (by someone allowed to).
+      if (!revisionsOn(c) && row.status === 'published') await syncGroup(deps, trx, c, row, next, actor, now);
       if (revisionsOn(c)) {
-        await pruneRevisions(trx, c, id, [
-          row.live_revision_id,
-          (set.draft_revision_id as string) ?? row.draft_revision_id,
-        ]);
+        await pruneRevisions(
+          trx,
+          c,
+          id,
+          [row.live_revision_id, (set.draft_revision_id as string) ?? row.draft_revision_id],
+          row.version + 1,
+        );
       }
-      return (await loadRow(trx, c, id)) as EntryRow;
     });
   }
 

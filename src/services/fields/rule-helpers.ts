@@ -8,22 +8,6 @@ export function readKey(obj: Record<string, unknown> | undefined, key: string): 
   return value === null ? undefined : value;
 }
 
-const patternCache = new Map<string, RegExp>();
-
-/**
- * A `pattern` must match the whole value, like the HTML `pattern` attribute the editor uses, so
- * the browser and the server agree. Throws SyntaxError for an invalid pattern.
- */
-export function compilePattern(pattern: string): RegExp {
-  let re = patternCache.get(pattern);
-  if (!re) {
-    re = new RegExp(`^(?:${pattern})$`, 'u');
-    if (patternCache.size > 500) patternCache.clear();
-    patternCache.set(pattern, re);
-  }
-  return re;
-}
-
 /** Path of an issue inside `validation`. */
 export function vpath(key: string, ...rest: (string | number)[]): IssuePath {
   return ['validation', key, ...rest];

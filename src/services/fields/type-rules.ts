@@ -4,8 +4,9 @@
  */
 import { blocksRules } from './blocks-rules.js';
 import { type IssueSink, isPlainObject, report } from './issue.js';
+import { compilePattern, PatternError } from './pattern.js';
 import { repeaterRules } from './repeater-rules.js';
-import { boundsOrder, compilePattern, intKey, isSlug, readKey, stringListKey, vpath } from './rule-helpers.js';
+import { boundsOrder, intKey, isSlug, readKey, stringListKey, vpath } from './rule-helpers.js';
 import type { FieldDefinition, FieldType } from './types.js';
 
 /** The validation keys each type understands; anything else is reported, naming these. */
@@ -105,8 +106,8 @@ function lengthRules(v: Record<string, unknown>, sink: IssueSink): void {
   try {
     compilePattern(pattern);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    report(sink, vpath('pattern'), 'invalid_validation', `pattern is not a valid regular expression: ${why}`);
+    if (!(err instanceof PatternError)) throw err;
+    report(sink, vpath('pattern'), 'invalid_validation', err.message);
   }
 }
 

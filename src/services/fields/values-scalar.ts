@@ -1,7 +1,8 @@
 /** Value checks for the single-column types (text, numbers, choices, datetime, legacy references). */
 import { normalizeDatetime } from './datetime.js';
 import { type IssuePath, kindOf, listForMessage, report } from './issue.js';
-import { compilePattern, readKey } from './rule-helpers.js';
+import { type CompiledPattern, compilePattern } from './pattern.js';
+import { readKey } from './rule-helpers.js';
 import type { FieldDefinition } from './types.js';
 import { checkUrl } from './url.js';
 import type { ValueContext } from './value-context.js';
@@ -45,13 +46,20 @@ export const checkString: ValueChecker = (field, value, path, ctx) => {
   }
   const pattern = readKey(field.validation, 'pattern');
   if (typeof pattern === 'string') {
-    let re: RegExp | undefined;
+    let re: CompiledPattern | undefined;
     try {
       re = compilePattern(pattern);
     } catch {
-      re = undefined; // an invalid stored pattern is a definition problem, reported by checkFieldDefinition
+      // Stored before patterns had to run in linear time (or otherwise invalid): never run it on a
+      // backtracking engine, and never let an unchecked value through either.
+      report(
+        ctx.sink,
+        path,
+        'invalid_format',
+        `cannot be checked: the field's pattern ${pattern} is not supported; an Admin must change it`,
+      );
     }
-    if (re && !re.test(value)) report(ctx.sink, path, 'invalid_format', `does not match the pattern ${pattern}`);
+    if (re && !re.matches(value)) report(ctx.sink, path, 'invalid_format', `does not match the pattern ${pattern}`);
   }
   return value;
 };

@@ -25,7 +25,7 @@ export interface Grant {
  * rotated at each use) per issue, both in one family. Revoking a family
  * ends every token that descends from one consent.
  */
-export function tokenIssuer(ctx: ServiceContext, invalidate: () => void) {
+export function tokenIssuer(ctx: ServiceContext, invalidate: () => Promise<void>) {
   /** Issue a new access + refresh pair in the grant's family (inside the caller's transaction). */
   async function issuePair(db: Kdb, grant: Grant): Promise<TokenResponse> {
     const now = ctx.clock.now();
@@ -79,7 +79,7 @@ export function tokenIssuer(ctx: ServiceContext, invalidate: () => void) {
       .where('family_id', '=', familyId)
       .where('revoked_at', 'is', null)
       .execute();
-    invalidate();
+    await invalidate();
   }
 
   return { issuePair, revokeFamily, invalidate };

@@ -99,7 +99,7 @@ export function refreshOps(ctx: ServiceContext, issuer: TokenIssuer) {
       .where('id', '=', row.id)
       .execute();
     // The family lives on: only this access token ends (its refresh token can get a new one).
-    issuer.invalidate();
+    await issuer.invalidate();
   }
 
   return { refresh, revoke };

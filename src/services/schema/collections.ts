@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import type { Permission } from '../../auth/permissions.js';
 import { isoNow } from '../../core/clock.js';
 import { CmsError, issuesError, validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -7,9 +8,10 @@ import { SLUG_PATTERN } from '../fields/types.js';
 import { createEntryTable, dropEntryTable, entryTable, SYSTEM_COLUMN_NAMES } from './ddl.js';
 import { collectionOf, type SchemaDeps } from './deps.js';
 import { type AddFieldInput, addFieldInTransaction } from './fields.js';
-import { DEFAULT_SUPPORTS, type SchemaSnapshot, type Support } from './model.js';
+import { type CollectionInfo, DEFAULT_SUPPORTS, type SchemaSnapshot, type Support } from './model.js';
 import { type CollectionSummary, type CollectionView, collectionSummary, collectionView } from './present.js';
 import { deleteRelationsOfCollection } from './relations.js';
+import { encodeUrlPattern, type UrlPattern, urlPatternIssues } from './url-pattern.js';
 
 export interface CreateCollectionInput {
   slug: string;
@@ -18,6 +20,7 @@ export interface CreateCollectionInput {
   description?: string | null;
   icon?: string | null;
   supports?: Support[];
+  urlPattern?: UrlPattern | null;
   sortOrder?: number;
   fields?: AddFieldInput[];
 }
@@ -28,6 +31,7 @@ export interface UpdateCollectionInput {
   description?: string | null;
   icon?: string | null;
   supports?: Support[];
+  urlPattern?: UrlPattern | null;
   sortOrder?: number;
 }
 
@@ -61,6 +65,7 @@ export function collectionOps(deps: SchemaDeps) {
 
   async function create(actor: Actor, input: CreateCollectionInput): Promise<CollectionView> {
     checkCollectionSlug(input.slug);
+    checkUrlPattern(input.urlPattern);
     const slug = input.slug;
     await deps.write(actor, async (trx, snap) => {
       if (snap.collections.has(slug)) throw new CmsError('ALREADY_EXISTS', `Collection "${slug}" already exists`);
@@ -78,6 +83,7 @@ export function collectionOps(deps: SchemaDeps) {
           description: input.description ?? null,
           icon: input.icon ?? null,
           supports: JSON.stringify(normalizeSupports(input.supports ?? DEFAULT_SUPPORTS)),
+          url_pattern: encodeUrlPattern(input.urlPattern ?? null),
           sort_order: sortOrder,
           source: 'api',
           created_at: now,
@@ -108,6 +114,7 @@ export function collectionOps(deps: SchemaDeps) {
   }
 
   async function update(actor: Actor, slug: string, input: UpdateCollectionInput): Promise<CollectionView> {
+    checkUrlPattern(input.urlPattern);
     await deps.write(actor, async (trx, snap) => {
       const c = collectionOf(snap, slug);
       const patch: Record<string, unknown> = { updated_at: isoNow(ctx.clock) };
@@ -116,10 +123,36 @@ export function collectionOps(deps: SchemaDeps) {
       if (input.description !== undefined) patch.description = input.description;
       if (input.icon !== undefined) patch.icon = input.icon;
       if (input.supports !== undefined) patch.supports = JSON.stringify(normalizeSupports(input.supports));
+      if (input.urlPattern !== undefined) patch.url_pattern = encodeUrlPattern(input.urlPattern);
       if (input.sortOrder !== undefined) patch.sort_order = input.sortOrder;
       await trx.updateTable('_cms_collections').set(patch).where('id', '=', c.id).execute();
     });
     return get(actor, slug);
+  }
+
+  /**
+   * Turn one `supports` flag on or off for a service that owns its meaning and
+   * checks its own permission (search:manage for `search`). `inside` runs first
+   * in the same transaction, so the service's settings and the flag commit together
+   * (and the schema listeners see both).
+   */
+  async function setSupport(
+    actor: Actor,
+    slug: string,
+    support: Support,
+    on: boolean,
+    opts: { permission: Permission; inside?: (trx: Kdb, c: CollectionInfo) => Promise<void> },
+  ): Promise<void> {
+    await deps.writeAs(actor, opts.permission, async (trx, snap) => {
+      const c = collectionOf(snap, slug);
+      await opts.inside?.(trx, c);
+      const supports = on ? normalizeSupports([...c.supports, support]) : c.supports.filter((s) => s !== support);
+      await trx
+        .updateTable('_cms_collections')
+        .set({ supports: JSON.stringify(supports), updated_at: isoNow(ctx.clock) })
+        .where('id', '=', c.id)
+        .execute();
+    });
   }
 
   /** Drops the table and every value in it. Cannot be undone. */
@@ -151,7 +184,14 @@ export function collectionOps(deps: SchemaDeps) {
     return list(actor);
   }
 
-  return { list, get, create, update, remove, reorder };
+  /** Patterns are checked against the configured locales (the request schema checks their shape too). */
+  function checkUrlPattern(pattern: UrlPattern | null | undefined): void {
+    if (pattern === undefined) return;
+    const issues = urlPatternIssues(pattern, ctx.config.i18n);
+    if (issues.length) throw issuesError('Invalid URL pattern', issues);
+  }
+
+  return { list, get, create, update, remove, reorder, setSupport };
 }
 
 function bySidebar(a: { sortOrder: number; slug: string }, b: { sortOrder: number; slug: string }): number {

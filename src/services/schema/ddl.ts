@@ -43,14 +43,27 @@ export function indexName(table: string, suffix: string): string {
   return assertIdentifier(`ix_${sha256Hex(table).slice(0, 10)}_${suffix}`.slice(0, 63));
 }
 
+interface IndexSpec {
+  name: string;
+  columns: string[];
+  unique?: boolean;
+  where?: string;
+  /** A sort column that may hold NULL (see orderIndex). */
+  nullable?: string;
+}
+
 /** Indexes backing the list orders and lookups of every entry table. */
-function systemIndexes(table: string): Array<{ name: string; columns: string[]; unique?: boolean; where?: string }> {
+export function systemIndexes(table: string): IndexSpec[] {
   return [
-    { name: indexName(table, 'locale_slug'), columns: ['locale', 'slug'], unique: true },
+    { name: indexName(table, 'locale_slug'), columns: ['locale', 'slug'], unique: true, nullable: 'slug' },
     { name: indexName(table, 'group_locale'), columns: ['translation_group', 'locale'], unique: true },
     { name: indexName(table, 'by_created'), columns: ['locale', 'created_at', 'id'] },
     { name: indexName(table, 'by_updated'), columns: ['locale', 'updated_at', 'id'] },
-    { name: indexName(table, 'by_published'), columns: ['locale', 'published_at', 'id'] },
+    {
+      name: indexName(table, 'by_published'),
+      columns: ['locale', 'published_at', 'id'],
+      nullable: 'published_at',
+    },
     { name: indexName(table, 'by_status'), columns: ['locale', 'status', 'created_at', 'id'] },
     { name: indexName(table, 'by_author'), columns: ['author_id', 'created_at', 'id'] },
     { name: indexName(table, 'scheduled'), columns: ['scheduled_at'], where: 'scheduled_at is not null' },
@@ -83,12 +96,29 @@ export async function createEntryTable(
     builder = builder.addColumn(assertIdentifier(col.name), sql.raw(columnType(dialect, col.kind)));
   }
   await builder.execute();
-  for (const ix of systemIndexes(table)) {
-    let b = db.schema.createIndex(ix.name).on(table).columns(ix.columns);
-    if (ix.unique) b = b.unique();
-    if (ix.where) b = b.where(sql.raw<boolean>(ix.where));
-    await b.execute();
+  for (const ix of systemIndexes(table)) await createIndex(db, dialect, table, ix);
+}
+
+/**
+ * Lists order NULL before every value (ascending; after every value descending), as SQLite's indexes
+ * hold it. PostgreSQL's default is the reverse, and an index whose NULL placement differs from the
+ * query's cannot give the order: there a sort column that may hold NULL is indexed NULLS FIRST, so
+ * both engines read a list in the same order straight from the index, in both directions.
+ */
+export async function createIndex(db: AnyDb, dialect: DialectName, table: string, ix: IndexSpec): Promise<void> {
+  if (ix.nullable && dialect === 'postgres') {
+    const columns = ix.columns.map((c) => (c === ix.nullable ? sql`${sql.ref(c)} nulls first` : sql.ref(c)));
+    const unique = ix.unique ? sql`unique ` : sql``;
+    const where = ix.where ? sql` where ${sql.raw(ix.where)}` : sql``;
+    await sql`create ${unique}index ${sql.id(ix.name)} on ${sql.table(table)} (${sql.join(columns)})${where}`.execute(
+      db,
+    );
+    return;
   }
+  let b = db.schema.createIndex(ix.name).on(table).columns(ix.columns);
+  if (ix.unique) b = b.unique();
+  if (ix.where) b = b.where(sql.raw<boolean>(ix.where));
+  await b.execute();
 }
 
 export async function dropEntryTable(db: AnyDb, table: string): Promise<void> {
@@ -120,6 +150,7 @@ export function fieldIndexName(table: string, fieldId: string, kind: 'indexed' |
 
 export async function createFieldIndex(
   db: AnyDb,
+  dialect: DialectName,
   table: string,
   fieldId: string,
   column: string,
@@ -136,11 +167,8 @@ export async function createFieldIndex(
       .where(sql.raw<boolean>('deleted_at is null'))
       .execute();
   } else {
-    await db.schema
-      .createIndex(name)
-      .on(assertIdentifier(table))
-      .columns(['locale', assertIdentifier(column), 'id'])
-      .execute();
+    const spec = { name, columns: ['locale', assertIdentifier(column), 'id'], nullable: column };
+    await createIndex(db, dialect, assertIdentifier(table), spec);
   }
 }
 

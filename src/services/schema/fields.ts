@@ -3,7 +3,7 @@ import { isoNow } from '../../core/clock.js';
 import { CmsError, issuesError, notFound, type ValidationIssue } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
-import { encodeValue } from '../../db/dialect.js';
+import { type DialectName, encodeValue } from '../../db/dialect.js';
 import {
   checkFieldDefinition,
   computeRetiredTypes,
@@ -158,14 +158,15 @@ export async function addFieldInTransaction(
   }
   const kind = COLUMN_KIND[def.type];
   await addColumn(trx, ctx.dialect, collection.table, { name: def.slug, kind });
-  if (def.indexed) await createFieldIndex(trx, collection.table, id, def.slug, 'indexed');
-  if (def.unique) await createFieldIndex(trx, collection.table, id, def.slug, 'unique');
-  if (def.defaultValue !== undefined && def.defaultValue !== null) {
-    // Existing entries take the default so the new field reads the same everywhere.
+  if (def.indexed) await createFieldIndex(trx, ctx.dialect, collection.table, id, def.slug, 'indexed');
+  if (def.unique) await createFieldIndex(trx, ctx.dialect, collection.table, id, def.slug, 'unique');
+  // Existing entries take the default so the new field reads the same everywhere (a blocks field's is `[]`).
+  const backfill = def.type === 'blocks' ? [] : def.defaultValue;
+  if (backfill !== undefined && backfill !== null) {
     // biome-ignore lint/suspicious/noExplicitAny: entry tables are dynamic
     await (trx as any)
       .updateTable(collection.table)
-      .set({ [def.slug]: encodeValue(ctx.dialect, kind, encodeLegacy(def, def.defaultValue)) })
+      .set({ [def.slug]: encodeValue(ctx.dialect, kind, encodeLegacy(def, backfill)) })
       .execute();
   }
   return id;
@@ -222,7 +223,7 @@ export function fieldOps(deps: SchemaDeps) {
         // Relation-bound: only `multiple` may change (on the end that created it); the rest is fixed.
         const view = fieldView(field, snap).validation ?? {};
         for (const key of ['targetCollection', 'relation', 'relationSide'] as const) {
-          if (key in input.validation && input.validation[key] !== view[key]) {
+          if (Object.hasOwn(input.validation, key) && input.validation[key] !== view[key]) {
             fail('Invalid field update', [
               {
                 path: ['validation', key],
@@ -322,8 +323,8 @@ export function fieldOps(deps: SchemaDeps) {
         retired = column;
         column = null;
       } else if (column) {
-        await toggleIndex(trx, collection.table, field.id, column, 'indexed', field.indexed, next.indexed);
-        await toggleIndex(trx, collection.table, field.id, column, 'unique', field.unique, next.unique);
+        await toggleIndex(trx, ctx.dialect, collection.table, field.id, column, 'indexed', field.indexed, next.indexed);
+        await toggleIndex(trx, ctx.dialect, collection.table, field.id, column, 'unique', field.unique, next.unique);
       }
 
       await trx
@@ -395,6 +396,7 @@ export function fieldOps(deps: SchemaDeps) {
 
 async function toggleIndex(
   trx: Kdb,
+  dialect: DialectName,
   table: string,
   fieldId: string,
   column: string,
@@ -408,7 +410,7 @@ async function toggleIndex(
     return;
   }
   try {
-    await createFieldIndex(trx, table, fieldId, column, kind);
+    await createFieldIndex(trx, dialect, table, fieldId, column, kind);
   } catch (err) {
     if (kind === 'unique') {
       throw new CmsError(

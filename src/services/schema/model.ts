@@ -1,7 +1,8 @@
 import type { FieldDefinition, FieldType } from '../fields/types.js';
+import type { UrlPattern } from './url-pattern.js';
 
 /** What a collection supports (spec: supports). */
-export const SUPPORTS = ['drafts', 'revisions', 'editLock', 'search', 'seo'] as const;
+export const SUPPORTS = ['drafts', 'revisions', 'editLock', 'search', 'seo', 'comments'] as const;
 export type Support = (typeof SUPPORTS)[number];
 export const DEFAULT_SUPPORTS: Support[] = ['drafts', 'revisions', 'editLock'];
 
@@ -25,6 +26,8 @@ export interface CollectionInfo {
   description: string | null;
   icon: string | null;
   supports: Support[];
+  /** Makes entries routable (sitemaps, hreflang); null when the collection has no public URLs. */
+  urlPattern: UrlPattern | null;
   sortOrder: number;
   source: string;
   createdAt: string;

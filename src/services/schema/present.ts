@@ -1,5 +1,6 @@
 import type { FieldDefinition } from '../fields/types.js';
 import type { BlockTypeInfo, CollectionInfo, FieldInfo, SchemaSnapshot, Support } from './model.js';
+import type { UrlPattern } from './url-pattern.js';
 
 /** Public shapes of the schema API (REST data, MCP results). */
 export interface FieldView extends FieldDefinition {
@@ -17,6 +18,7 @@ export interface CollectionSummary {
   description: string | null;
   icon: string | null;
   supports: Support[];
+  urlPattern: UrlPattern | null;
   sortOrder: number;
   fieldCount: number;
   createdAt: string;
@@ -74,6 +76,7 @@ export function collectionSummary(c: CollectionInfo): CollectionSummary {
     description: c.description,
     icon: c.icon,
     supports: c.supports,
+    urlPattern: c.urlPattern,
     sortOrder: c.sortOrder,
     fieldCount: c.fields.length,
     createdAt: c.createdAt,

@@ -9,6 +9,7 @@ import type {
   SchemaSnapshot,
   Support,
 } from './model.js';
+import { decodeUrlPattern } from './url-pattern.js';
 
 /** Re-read the version row at most this often; a schema write in this process clears the cache at once. */
 const VERSION_CHECK_MS = 1_000;
@@ -55,6 +56,7 @@ async function load(db: Kdb, version: number): Promise<SchemaSnapshot> {
       description: c.description,
       icon: c.icon,
       supports: JSON.parse(c.supports) as Support[],
+      urlPattern: decodeUrlPattern(c.url_pattern),
       sortOrder: Number(c.sort_order),
       source: c.source,
       createdAt: c.created_at,
@@ -133,31 +135,40 @@ async function load(db: Kdb, version: number): Promise<SchemaSnapshot> {
 }
 
 /**
- * Process-local schema cache. Another process's schema change bumps the
- * version row; this cache notices within VERSION_CHECK_MS.
+ * Process-local schema cache. A schema change is published on the invalidation
+ * bus (every process forgets at once); the version row, re-read at most every
+ * VERSION_CHECK_MS, is the safety net.
  */
 export class SchemaCache {
   private snap: SchemaSnapshot | null = null;
   private checkedAt = 0;
   private loading: Promise<SchemaSnapshot> | null = null;
+  /** Bumped by invalidate(): a load begun before it is neither joined nor kept after it. */
+  private generation = 0;
+  private loadingGeneration = -1;
 
   constructor(private readonly db: Kdb) {}
 
   async get(): Promise<SchemaSnapshot> {
     const now = Date.now();
     if (this.snap && now - this.checkedAt < VERSION_CHECK_MS) return this.snap;
-    if (this.loading) return this.loading;
-    this.loading = (async () => {
-      try {
-        const version = await readSchemaVersion(this.db);
-        if (!this.snap || this.snap.version !== version) this.snap = await load(this.db, version);
+    if (this.loading && this.loadingGeneration === this.generation) return this.loading;
+    const generation = this.generation;
+    const run = async () => {
+      const version = await readSchemaVersion(this.db);
+      const snap = this.snap && this.snap.version === version ? this.snap : await load(this.db, version);
+      if (generation === this.generation) {
+        this.snap = snap;
         this.checkedAt = Date.now();
-        return this.snap;
-      } finally {
-        this.loading = null;
       }
-    })();
-    return this.loading;
+      return snap;
+    };
+    const loading: Promise<SchemaSnapshot> = run().finally(() => {
+      if (this.loading === loading) this.loading = null;
+    });
+    this.loading = loading;
+    this.loadingGeneration = generation;
+    return loading;
   }
 
   /** Read the schema through a transaction (never cached: it may hold uncommitted changes). */
@@ -166,6 +177,7 @@ export class SchemaCache {
   }
 
   invalidate(): void {
+    this.generation++;
     this.snap = null;
     this.checkedAt = 0;
   }

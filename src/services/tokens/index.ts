@@ -38,8 +38,8 @@ function toApiToken(row: ApiTokensTable): ApiToken {
 
 /**
  * Token → actor lookups are cached briefly so the published-read path costs no
- * extra SQL in steady state. Revocation and user changes in this process clear
- * the cache at once; other processes see them within CACHE_TTL_MS.
+ * extra SQL in steady state. Revocations and user changes clear it in every
+ * process through the invalidation bus; TOKEN_CACHE_TTL_MS is the safety net.
  */
 export const TOKEN_CACHE_TTL_MS = 2_000;
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -52,7 +52,10 @@ export interface CreateTokenInput {
 }
 
 export function createTokensService(ctx: ServiceContext) {
-  const cache = new Map<string, { actor: Actor | null; until: number; tokenId: string | null }>();
+  const cache = new Map<string, { actor: Actor | null; until: number }>();
+  const inFlight = new Map<string, { promise: Promise<Actor | null>; generation: number }>();
+  /** Bumped by every invalidation; lookups begun under an older generation are not cached. */
+  let generation = 0;
 
   function checkScopes(scopes: string[], role: number): void {
     for (const s of scopes) {
@@ -126,24 +129,42 @@ export function createTokensService(ctx: ServiceContext) {
       .set({ revoked_at: isoNow(ctx.clock) })
       .where('id', '=', tokenId)
       .execute();
-    invalidate();
+    await invalidate();
   }
 
   /**
    * Resolve a bearer token — a PAT, or an OAuth access token (`cms_oat_…`) —
    * to an actor, or null when unknown, revoked, expired or the user is disabled.
+   *
+   * Concurrent lookups of one token share one query, so requests that arrive
+   * together are judged on the same state (before, two requests with one token
+   * could be authenticated on either side of a role change made by the first
+   * of them, depending on which got a pool connection first). A lookup that
+   * started before an invalidation is never cached after it.
    */
   async function authenticate(token: string): Promise<Actor | null> {
     const hash = hashToken(token);
     const nowMs = ctx.clock.now().getTime();
     const hit = cache.get(hash);
     if (hit && hit.until > nowMs) return hit.actor;
-    const actor = token.startsWith(ACCESS_TOKEN_PREFIX)
-      ? await oauthAccessActor(ctx.db, hash, nowMs)
-      : await personalTokenActor(hash, nowMs);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(hash, { actor, until: nowMs + TOKEN_CACHE_TTL_MS, tokenId: actor?.tokenId ?? null });
-    return actor;
+    const pending = inFlight.get(hash);
+    if (pending && pending.generation === generation) return pending.promise;
+    const started = generation;
+    const lookup = async () => {
+      const actor = token.startsWith(ACCESS_TOKEN_PREFIX)
+        ? await oauthAccessActor(ctx.db, hash, nowMs)
+        : await personalTokenActor(hash, nowMs);
+      if (started === generation) {
+        if (cache.size > 10_000) cache.clear();
+        cache.set(hash, { actor, until: nowMs + TOKEN_CACHE_TTL_MS });
+      }
+      return actor;
+    };
+    const promise: Promise<Actor | null> = lookup().finally(() => {
+      if (inFlight.get(hash)?.promise === promise) inFlight.delete(hash);
+    });
+    inFlight.set(hash, { promise, generation: started });
+    return promise;
   }
 
   async function personalTokenActor(hash: string, nowMs: number): Promise<Actor | null> {
@@ -178,9 +199,15 @@ export function createTokensService(ctx: ServiceContext) {
     return actor;
   }
 
-  /** Forget cached lookups (after a revoke, a role change or a disable). */
-  function invalidate(): void {
+  function forget(): void {
+    generation++;
     cache.clear();
+  }
+  ctx.bus.subscribe('tokens', forget);
+
+  /** Forget cached lookups here and in every other process (after a revoke, a role change or a disable). */
+  function invalidate(): Promise<void> {
+    return ctx.bus.publish('tokens');
   }
 
   return { create, list, revoke, authenticate, invalidate };

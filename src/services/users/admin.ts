@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { isRoleLevel, ROLES } from '../../auth/roles.js';
 import { isoNow } from '../../core/clock.js';
+import { cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { CmsError, notFound, validationError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import { lockAdminRows, lockUserRows } from '../../db/locks.js';
 import { inTransaction, type ServiceContext } from '../context.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
 import { type AdminUser, toAdminUser } from './present.js';
 
 export interface ListUsersQuery {
@@ -28,7 +28,7 @@ export interface UpdateUserInput {
  * ends the user's sessions and links at once; `accessChanged` tells the token
  * cache to forget what it knew.
  */
-export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
+export function userAdminOps(ctx: ServiceContext, accessChanged: () => Promise<void>) {
   function selectUsers(db: Kdb) {
     return db
       .selectFrom('_cms_users as u')
@@ -75,12 +75,9 @@ export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
     }
     if (query.role !== undefined) q = q.where('u.role', '=', query.role);
     if (query.cursor) {
-      const c = decodeCursor(query.cursor);
+      const [createdAt, id] = decodeCursor(query.cursor, [cursorText, cursorText]);
       q = q.where((eb) =>
-        eb.or([
-          eb('u.created_at', '>', c.createdAt),
-          eb.and([eb('u.created_at', '=', c.createdAt), eb('u.id', '>', c.id)]),
-        ]),
+        eb.or([eb('u.created_at', '>', createdAt), eb.and([eb('u.created_at', '=', createdAt), eb('u.id', '>', id)])]),
       );
     }
     const rows = await q
@@ -90,7 +87,7 @@ export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
       .execute();
     const items = rows.slice(0, limit).map(toAdminUser);
     const last = items[items.length - 1];
-    return rows.length > limit ? { items, nextCursor: encodeCursor(last.createdAt, last.id) } : { items };
+    return rows.length > limit ? { items, nextCursor: encodeCursor([last.createdAt, last.id]) } : { items };
   }
 
   async function get(actor: Actor, id: string): Promise<AdminUser> {
@@ -129,7 +126,7 @@ export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
       await trx.updateTable('_cms_users').set(patch).where('id', '=', id).execute();
       return load(trx, id);
     });
-    if (roleChanged) accessChanged();
+    if (roleChanged) await accessChanged();
     return user;
   }
 
@@ -151,7 +148,7 @@ export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
       await trx.deleteFrom('_cms_magic_links').where('user_id', '=', id).execute();
       return load(trx, id);
     });
-    accessChanged();
+    await accessChanged();
     return user;
   }
 
@@ -163,7 +160,7 @@ export function userAdminOps(ctx: ServiceContext, accessChanged: () => void) {
       .where('id', '=', id)
       .where('disabled', '=', 1)
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) > 0) accessChanged();
+    if (Number(res.numUpdatedRows) > 0) await accessChanged();
     return load(ctx.db, id);
   }
 

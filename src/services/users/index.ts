@@ -50,13 +50,13 @@ export interface CreateUserInput {
 }
 
 export function createUsersService(ctx: ServiceContext) {
-  const accessListeners: Array<() => void> = [];
+  const accessListeners: Array<() => void | Promise<void>> = [];
   /** Called after a user's access changed (role, disabled): caches of credentials must forget. */
-  function onAccessChange(listener: () => void): void {
+  function onAccessChange(listener: () => void | Promise<void>): void {
     accessListeners.push(listener);
   }
-  const notifyAccessChange = () => {
-    for (const listener of accessListeners) listener();
+  const notifyAccessChange = async () => {
+    await Promise.all(accessListeners.map((listener) => listener()));
   };
 
   /**

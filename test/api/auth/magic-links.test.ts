@@ -40,7 +40,7 @@ describeEachDialect('magic links', (dialect) => {
 
     // A link scanner GETs the link (the admin page) and any API URL it guesses: nothing is consumed.
     await cms.app.request(`/_cms/admin/magic-link?token=${token}`);
-    expect((await call(cms, 'GET', `/auth/magic-link/consume?token=${token}`)).status).toBe(404);
+    expect((await call(cms, 'GET', `/auth/magic-link/consume?token=${token}`)).status).toBe(405);
     expect(await cms.ctx.db.selectFrom('_cms_magic_links').selectAll().execute()).toHaveLength(1);
 
     const consumed = await browser.call('POST', '/auth/magic-link/consume', { body: { token } });

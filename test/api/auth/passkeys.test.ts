@@ -127,6 +127,7 @@ describeEachDialect('passkeys', (dialect) => {
     const { browser } = await setupSite(cms);
     const opts = await browser.call('POST', '/auth/passkey/options', { body: {} });
     expect(opts.body.data.options.allowCredentials ?? []).toEqual([]); // discoverable
+    expect(opts.body.data.options.userVerification).toBe('preferred');
     const credential = browser.authenticator.assert(opts.body.data.options);
     const body = { challengeId: opts.body.data.challengeId, credential };
     expect((await browser.call('POST', '/auth/passkey/verify', { body })).status).toBe(200);

@@ -34,13 +34,17 @@ describeEachDialect('first user setup', (dialect) => {
     expect(me.status).toBe(200);
     expect(me.body.data).toEqual({
       user: expect.objectContaining({ email: 'owner@example.test', role: 50 }),
-      site: { title: 'Field Notes', tagline: 'Short and true' },
+      site: { title: 'Field Notes', tagline: 'Short and true', timezone: 'UTC' },
+      i18n: { locales: ['en'], defaultLocale: 'en' },
     });
     const passkeys = await browser.call('GET', '/auth/passkeys');
     expect(passkeys.body.data.items).toEqual([expect.objectContaining({ name: 'Laptop', deviceType: 'singleDevice' })]);
 
     const after = await call(cms, 'GET', '/setup/status');
-    expect(after.body.data).toEqual({ needsSetup: false, site: { title: 'Field Notes', tagline: 'Short and true' } });
+    expect(after.body.data).toEqual({
+      needsSetup: false,
+      site: { title: 'Field Notes', tagline: 'Short and true', timezone: 'UTC' },
+    });
 
     // The passkey made during setup signs in again after sign-out.
     expect((await browser.call('POST', '/auth/logout')).body.data).toEqual({ signedOut: true });

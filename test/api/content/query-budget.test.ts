@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { ROLES } from '../../../src/auth/roles.js';
-import { call, testCms } from '../../helpers/cms.js';
+import { type ApiResponse, call, testCms } from '../../helpers/cms.js';
 import { createEntry, publish } from '../../helpers/content.js';
 import { describeEachDialect } from '../../helpers/db.js';
 
@@ -52,22 +52,28 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     const sub = await cms.userToken(ROLES.SUBSCRIBER);
     const target = posts[10];
 
-    // Steady state: each request is made right after an identical one, so the schema cache (re-checked
-    // against its version row at most once a second) and the token cache are warm.
+    // Steady state: the schema cache (re-checked against its version row at most once a second) and the token
+    // cache are warm. On a busy machine a re-check can land inside a measured request, so each cost is the
+    // least of three identical requests.
+    const cost = async (path: string) => {
+      let least = Number.POSITIVE_INFINITY;
+      let last: ApiResponse<any> | undefined;
+      for (let i = 0; i < 3; i++) {
+        const before = cms.database.queryCount;
+        last = await call(cms, 'GET', path, { token: sub.token });
+        least = Math.min(least, cms.database.queryCount - before);
+      }
+      return { res: last as NonNullable<typeof last>, n: least };
+    };
     await call(cms, 'GET', `/content/posts/${target}`, { token: sub.token });
-    let before = cms.database.queryCount;
-    const one = await call(cms, 'GET', `/content/posts/${target}`, { token: sub.token });
-    const getCost = cms.database.queryCount - before;
+    const { res: one, n: getCost } = await cost(`/content/posts/${target}`);
     expect(one.status).toBe(200);
     expect(one.body.data.item.references.authors.items).toHaveLength(3);
     expect(one.body.data.item.references.related.items).toHaveLength(1);
     expect(one.body.data.item.bylines).toHaveLength(1);
     expect(getCost).toBeLessThanOrEqual(2);
 
-    await call(cms, 'GET', '/content/posts?limit=50&include=references', { token: sub.token });
-    before = cms.database.queryCount;
-    const page = await call(cms, 'GET', '/content/posts?limit=50&include=references', { token: sub.token });
-    const listCost = cms.database.queryCount - before;
+    const { res: page, n: listCost } = await cost('/content/posts?limit=50&include=references');
     expect(page.status).toBe(200);
     expect(page.body.data.items).toHaveLength(50);
     expect(
@@ -77,9 +83,6 @@ describeEachDialect('query budget of the published-read path', (dialect) => {
     ).toBe(true);
     expect(listCost).toBeLessThanOrEqual(2);
 
-    await call(cms, 'GET', '/content/posts?limit=50', { token: sub.token });
-    before = cms.database.queryCount;
-    await call(cms, 'GET', '/content/posts?limit=50', { token: sub.token });
-    expect(cms.database.queryCount - before).toBeLessThanOrEqual(1);
+    expect((await cost('/content/posts?limit=50')).n).toBeLessThanOrEqual(1);
   });
 });

@@ -71,13 +71,23 @@ describeEachDialect('translations and i18n', (dialect) => {
     expect((await call(cms, 'GET', '/content/posts/missing?locale=fr', { token: sub.token })).status).toBe(404);
   });
 
-  it('keeps non-translatable values in sync at once without revisions', async () => {
+  it('without revisions, shared values follow at once from a published entry, and from a draft when it is published', async () => {
     const cms = await testCms(dialect, { config: { i18n } });
     await postsCollection(cms, { fields: shared, supports: ['drafts'] });
     const en = await createEntry(cms, { data: { title: 'Hello', sku: 'A-1' } });
+    await publish(cms, en.item.id);
     const fr = await createEntry(cms, { locale: 'fr', translationOf: en.item.id, data: { title: 'Bonjour' } });
-    await call(cms, 'PUT', `/content/posts/${fr.item.id}`, { token: cms.adminToken, body: { data: { sku: 'B-2' } } });
+    const put = (id: string, sku: string) =>
+      call(cms, 'PUT', `/content/posts/${id}`, { token: cms.adminToken, body: { data: { sku } } });
+    // A draft's shared values are not live: saving it changes only that entry …
+    await put(fr.item.id, 'B-2');
+    expect((await get(cms, en.item.id)).data.sku).toBe('A-1');
+    // … until it is published.
+    await publish(cms, fr.item.id);
     expect((await get(cms, en.item.id)).data.sku).toBe('B-2');
+    // A save of a published entry is live at once, and so is the sync.
+    await put(en.item.id, 'C-3');
+    expect((await get(cms, fr.item.id)).data.sku).toBe('C-3');
   });
 
   it('with revisions, publishing copies changed shared values; a sibling draft that changed it keeps its own', async () => {

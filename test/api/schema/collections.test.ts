@@ -74,7 +74,7 @@ describeEachDialect('schema API: collections', (dialect) => {
     }
     const unknownSupport = await call(cms, 'POST', '/schema/collections', {
       token: cms.adminToken,
-      body: { slug: 'a', label: 'A', supports: ['comments'] },
+      body: { slug: 'a', label: 'A', supports: ['webhooks'] },
     });
     expect(unknownSupport.status).toBe(400);
     expect(unknownSupport.body.error.details.issues[0].path).toEqual(['supports', 0]);

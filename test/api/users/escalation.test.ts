@@ -38,6 +38,27 @@ describeEachDialect('role escalation and the last Admin', (dialect) => {
     expect(admins.body.data.items).toHaveLength(2); // the survivor and the helper made for this query
   });
 
+  it('answers one 200 and one LAST_ADMIN every time, over many concurrent rounds', async () => {
+    const outcomes = new Map<string, number>();
+    for (let round = 0; round < 20; round++) {
+      // A fresh service each round: a cold token cache and a cold connection pool, as right after start.
+      // That is when one request could be authenticated after the other had already committed.
+      const cms = await testCms(dialect);
+      const { userId: other } = await cms.userToken(50);
+      const results = await Promise.all([
+        call(cms, 'PUT', `/admin/users/${cms.adminId}`, { token: cms.adminToken, body: { role: 40 } }),
+        call(cms, 'PUT', `/admin/users/${other}`, { token: cms.adminToken, body: { role: 40 } }),
+      ]);
+      const key = results
+        .map((r) => (r.status === 200 ? '200' : `${r.status} ${r.body.error.code}`))
+        .sort()
+        .join(', ');
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      await cms.close(); // give the connections back now (the schema is dropped after the test)
+    }
+    expect(Object.fromEntries(outcomes)).toEqual({ '200, 409 LAST_ADMIN': 20 });
+  }, 60_000);
+
   it('refuses to raise your own role, even with a stale actor', async () => {
     const cms = await testCms(dialect);
     const { userId } = await cms.userToken(40);

@@ -1,0 +1,307 @@
+import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import { roleName, systemActor } from '../../auth/actor.js';
+import { ConfigError, loadConfig } from '../../core/config.js';
+import { constraintConflict, isCmsError, issuesError } from '../../core/errors.js';
+import { createLogger } from '../../core/log.js';
+import { assertStorable } from '../../core/text.js';
+import { type Cms, createCms } from '../../index.js';
+import { CreateTokenBody } from '../../schemas/auth.js';
+import {
+  CollectionPathParams,
+  CreateContentBody,
+  EntryPathParams,
+  GuardedBody,
+  ListContentQuery,
+  ScheduleBody,
+  UpdateContentBody,
+} from '../../schemas/content.js';
+import { MenuCreateBody, MenuItemCreateBody, MenuParams } from '../../schemas/menus.js';
+import {
+  CreateBlockTypeBody,
+  CreateCollectionBody,
+  FieldInputSchema,
+  FieldUpdateSchema,
+  UpdateBlockTypeBody,
+  UpdateCollectionBody,
+} from '../../schemas/schema.js';
+import { SettingsUpdateBody } from '../../schemas/settings.js';
+import {
+  SetEntryTermsBody,
+  TaxonomyCreateBody,
+  TaxonomyParams,
+  TermCreateBody,
+  TermParams,
+} from '../../schemas/taxonomies.js';
+import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
+import { ApiError, CliError, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import type { Target } from './types.js';
+
+/**
+ * The local target: the services on the database the server would use (same
+ * environment and configuration file), called with an actor. Inputs pass the
+ * same zod schemas and storable-text check as REST bodies first, so a bad
+ * value gets the same VALIDATION_ERROR locally and remotely.
+ */
+export interface LocalOptions {
+  io: Io;
+  /** Act as this user (email); otherwise as the system. */
+  as?: string;
+}
+
+/** Open the service as the server would, logging to stderr only (stdout carries data). */
+export async function openCms(io: Io): Promise<Cms> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(io.env as NodeJS.ProcessEnv, io.cwd);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  // Warnings and worse only, on stderr, written at once so they are not lost when the command exits.
+  const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  const { pino } = await import('pino');
+  const logger =
+    level === 'silent' ? createLogger(level) : createLogger(level, pino.destination({ dest: 2, sync: true }));
+  return createCms({ config, logger, scheduler: false });
+}
+
+function check<T extends z.ZodType>(schema: T, value: unknown, target: 'body' | 'query' | 'path'): z.output<T> {
+  assertStorable(value, target === 'body' ? 'request body' : `request ${target}`);
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw issuesError(
+    `Invalid request ${target === 'path' ? 'param' : target}`,
+    parsed.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+      code: i.code,
+      message: i.message,
+    })),
+  );
+}
+
+/** Service errors become ApiError, as the REST door would answer them. */
+async function answer<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const known = isCmsError(err) ? err : constraintConflict(err);
+    if (known) throw new ApiError(known.code, known.message, known.details, known.status);
+    throw err;
+  }
+}
+
+async function actorFor(cms: Cms, email: string): Promise<Actor> {
+  const user = await cms.services.users.findByEmail(email);
+  if (!user) throw new CliError(`No user with the email address ${email} on this database (see: cms users list)`);
+  if (user.disabled) throw new CliError(`${user.email} is disabled; enable it first (cms users enable ${user.email})`);
+  return {
+    kind: 'user',
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    scopes: null,
+    tokenId: null,
+    via: 'cli',
+  };
+}
+
+function describeDatabase(url: string): string {
+  if (!url.startsWith('postgres')) return url;
+  try {
+    const u = new URL(url);
+    return `postgres://${u.host}${u.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}
+
+export async function openLocalTarget(options: LocalOptions): Promise<Target> {
+  const cms = await openCms(options.io);
+  let actor: Actor;
+  try {
+    actor = options.as ? await actorFor(cms, options.as) : systemActor;
+  } catch (err) {
+    await cms.close();
+    throw err;
+  }
+  const { services } = cms;
+  const who = actor.email ? `as ${actor.email} (${roleName(actor.role)})` : 'as the system';
+  const path = (collection: string, id?: string) =>
+    id === undefined
+      ? check(CollectionPathParams, { collection }, 'path')
+      : check(EntryPathParams, { collection, id }, 'path');
+
+  return {
+    kind: 'local',
+    label: `local database ${describeDatabase(cms.config.databaseUrl)} ${who}`,
+    async close() {
+      await cms.close();
+    },
+    content: {
+      list: (collection, p) =>
+        answer(async () => {
+          path(collection);
+          const { trash, ...rest } = p;
+          const q = check(ListContentQuery, rest, 'query');
+          const options = {
+            locale: q.locale,
+            cursor: q.cursor,
+            limit: q.limit,
+            orderBy: q.orderBy,
+            order: q.order,
+            status: q.status,
+            fieldFilters: q.fieldFilters,
+          };
+          return trash
+            ? services.content.listTrashed(actor, collection, options)
+            : services.content.list(actor, collection, options);
+        }),
+      get: (collection, id, locale) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.get(actor, collection, id, { locale });
+        }),
+      create: (collection, body) =>
+        answer(async () => {
+          path(collection);
+          return services.content.create(actor, collection, check(CreateContentBody, body, 'body'));
+        }),
+      update: (collection, id, body) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.update(actor, collection, id, check(UpdateContentBody, body, 'body'));
+        }),
+      lifecycle: (op, collection, id, body) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content[op](actor, collection, id, check(GuardedBody, body, 'body'));
+        }),
+      schedule: (collection, id, body) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.schedule(actor, collection, id, check(ScheduleBody, body, 'body'));
+        }),
+      unschedule: (collection, id, guard) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.unschedule(actor, collection, id, guard);
+        }),
+      trash: (collection, id, guard) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.trash(actor, collection, id, guard);
+        }),
+      permanentDelete: (collection, id, guard) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.permanentDelete(actor, collection, id, guard);
+        }),
+      duplicate: (collection, id) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.duplicate(actor, collection, id);
+        }),
+      translations: (collection, id, locale) =>
+        answer(async () => {
+          path(collection, id);
+          return services.content.translations(actor, collection, id, { locale });
+        }),
+    },
+    schema: {
+      listCollections: () => answer(() => services.schema.collections.list(actor)),
+      getCollection: (slug) => answer(() => services.schema.collections.get(actor, slug)),
+      createCollection: (body) =>
+        answer(() => services.schema.collections.create(actor, check(CreateCollectionBody, body, 'body'))),
+      updateCollection: (slug, body) =>
+        answer(() => services.schema.collections.update(actor, slug, check(UpdateCollectionBody, body, 'body'))),
+      deleteCollection: (slug) =>
+        answer(async () => {
+          await services.schema.collections.remove(actor, slug);
+        }),
+      reorderCollections: (slugs) =>
+        answer(async () => {
+          await services.schema.collections.reorder(actor, slugs);
+        }),
+      createField: (collection, body) =>
+        answer(() => services.schema.fields.create(actor, collection, check(FieldInputSchema, body, 'body'))),
+      updateField: (collection, field, body) =>
+        answer(() => services.schema.fields.update(actor, collection, field, check(FieldUpdateSchema, body, 'body'))),
+      deleteField: (collection, field) =>
+        answer(async () => {
+          await services.schema.fields.remove(actor, collection, field);
+        }),
+      reorderFields: (collection, slugs) =>
+        answer(async () => {
+          await services.schema.fields.reorder(actor, collection, slugs);
+        }),
+      listBlockTypes: () => answer(() => services.schema.blockTypes.list(actor)),
+      createBlockType: (body) =>
+        answer(() => services.schema.blockTypes.create(actor, check(CreateBlockTypeBody, body, 'body'))),
+      updateBlockType: (slug, body) =>
+        answer(() => services.schema.blockTypes.update(actor, slug, check(UpdateBlockTypeBody, body, 'body'))),
+      activateBlockTypeVersion: (slug, version) =>
+        answer(() => services.schema.blockTypes.activateVersion(actor, slug, version)),
+    },
+    users: {
+      list: (p) => answer(() => services.users.admin.list(actor, check(ListUsersQuerySchema, p, 'query'))),
+      get: (id) => answer(() => services.users.admin.get(actor, id)),
+      update: (id, body) => answer(() => services.users.admin.update(actor, id, check(UpdateUserBody, body, 'body'))),
+      disable: (id) => answer(() => services.users.admin.disable(actor, id)),
+      enable: (id) => answer(() => services.users.admin.enable(actor, id)),
+      loginLink: (email) =>
+        answer(async () => ({ ...(await services.auth.magicLinks.commandLineLink(email)), emailed: false })),
+    },
+    tokens: {
+      list: (userId) => answer(() => services.auth.tokens.list(actor, userId)),
+      create: (body) => answer(() => services.auth.tokens.create(actor, check(CreateTokenBody, body, 'body'))),
+      revoke: (id) => answer(() => services.auth.tokens.revoke(actor, id)),
+      scopes: () => answer(async () => services.auth.tokens.scopes(actor)),
+    },
+    structure: {
+      settings: () => answer(() => services.settings.get(actor)),
+      updateSettings: (body) => answer(() => services.settings.update(actor, check(SettingsUpdateBody, body, 'body'))),
+      taxonomy: (name, locale) =>
+        answer(async () => {
+          check(TaxonomyParams, { name }, 'path');
+          return services.taxonomies.get(actor, name, locale);
+        }),
+      createTaxonomy: (body) =>
+        answer(() => services.taxonomies.create(actor, check(TaxonomyCreateBody, body, 'body'))),
+      term: (name, slug, locale) =>
+        answer(async () => {
+          check(TermParams, { name, slug }, 'path');
+          return services.taxonomies.terms.get(actor, name, slug, locale);
+        }),
+      createTerm: (name, body) =>
+        answer(async () => {
+          check(TaxonomyParams, { name }, 'path');
+          return services.taxonomies.terms.create(actor, name, check(TermCreateBody, body, 'body'));
+        }),
+      entryTerms: (collection, id, taxonomy) =>
+        answer(async () => {
+          path(collection, id);
+          return services.taxonomies.entryTerms.get(actor, collection, id, taxonomy);
+        }),
+      setEntryTerms: (collection, id, taxonomy, terms) =>
+        answer(async () => {
+          path(collection, id);
+          const body = check(SetEntryTermsBody, { terms }, 'body');
+          return services.taxonomies.entryTerms.set(actor, collection, id, taxonomy, body.terms);
+        }),
+      menu: (name, locale) =>
+        answer(async () => {
+          check(MenuParams, { name }, 'path');
+          return services.menus.get(actor, name, locale);
+        }),
+      createMenu: (body) => answer(() => services.menus.create(actor, check(MenuCreateBody, body, 'body'))),
+      createMenuItem: (name, locale, body) =>
+        answer(async () => {
+          check(MenuParams, { name }, 'path');
+          return services.menus.items.createItem(actor, name, locale, check(MenuItemCreateBody, body, 'body'));
+        }),
+    },
+  };
+}

@@ -1,0 +1,233 @@
+import createClient from 'openapi-fetch';
+import type { paths } from '../../client/schema.gen.js';
+import { ApiError, CliError } from '../errors.js';
+import { bearerFetch, remoteFetch, type TokenSource } from '../remote.js';
+import type { GuardQuery, LifecycleOp, Target, TokenRecord } from './types.js';
+
+/**
+ * The remote target: a running site's REST API through the client generated
+ * from its OpenAPI document (src/client/schema.gen.ts, shared with the
+ * admin), so permissions and validation are the server's. Token routes sit
+ * outside the document and are called by hand with the same credentials.
+ */
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: { code?: string; message?: string; details?: Record<string, unknown> };
+}
+
+type Fetched<T> = { data?: { success: true; data: T }; error?: unknown; response: Response };
+
+function failure(status: number, body: unknown): ApiError {
+  const error = (body as Envelope | undefined)?.error;
+  if (error?.code) return new ApiError(error.code, error.message ?? error.code, error.details, status);
+  return new ApiError(
+    `HTTP_${status}`,
+    `The site answered HTTP ${status} without an error envelope`,
+    undefined,
+    status,
+  );
+}
+
+async function unwrap<T>(call: Promise<Fetched<T>>): Promise<T> {
+  let result: Fetched<T>;
+  try {
+    result = await call;
+  } catch (err) {
+    // A 2xx answer that is not JSON: not this API (a proxy page, another application at that address).
+    if (err instanceof SyntaxError)
+      throw new CliError('The site did not answer with JSON: is --url the address of a CMS?');
+    throw err;
+  }
+  if (result.error !== undefined || !result.response.ok) throw failure(result.response.status, result.error);
+  if (!result.data) throw new CliError(`The site sent an empty answer (HTTP ${result.response.status})`);
+  return result.data.data;
+}
+
+const guardQuery = (g: GuardQuery) => ({
+  ...(g._rev !== undefined ? { _rev: g._rev } : {}),
+  ...(g.overrideLock ? { overrideLock: 'true' as const } : {}),
+});
+
+/** The spec's magic-link validity. */
+const MAGIC_LINK_MINUTES = 15;
+
+const LIFECYCLE_PATH = {
+  publish: '/content/{collection}/{id}/publish',
+  unpublish: '/content/{collection}/{id}/unpublish',
+  restore: '/content/{collection}/{id}/restore',
+  discardDraft: '/content/{collection}/{id}/discard-draft',
+} as const satisfies Record<LifecycleOp, keyof paths>;
+
+export function openRemoteTarget(source: TokenSource): Target {
+  const fetcher = bearerFetch(source);
+  const api = createClient<paths>({ baseUrl: `${source.url}/_cms/api`, fetch: fetcher });
+
+  /** Routes outside the OpenAPI document (personal access tokens). */
+  async function hidden<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await remoteFetch(source, path, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    const parsed = (await res.json().catch(() => undefined)) as Envelope | undefined;
+    if (!res.ok || !parsed?.success) {
+      if (res.ok) throw new CliError('The site did not answer with JSON: is --url the address of a CMS?');
+      throw failure(res.status, parsed);
+    }
+    return parsed.data as T;
+  }
+
+  const entry = (collection: string, id: string) => ({ path: { collection, id } });
+
+  async function findUserByEmail(raw: string) {
+    const email = raw.trim().toLowerCase();
+    let cursor: string | undefined;
+    do {
+      const page = await unwrap(api.GET('/admin/users', { params: { query: { search: email, limit: 100, cursor } } }));
+      const hit = page.items.find((u) => u.email === email);
+      if (hit) return hit;
+      cursor = page.nextCursor;
+    } while (cursor);
+    throw new ApiError('NOT_FOUND', `No user with the email address ${email}`, { email: raw }, 404);
+  }
+
+  return {
+    kind: 'remote',
+    label: `${source.url} (${source.via})`,
+    async close() {},
+    content: {
+      list: (collection, { trash, ...query }) =>
+        trash
+          ? unwrap(api.GET('/content/{collection}/trash', { params: { path: { collection }, query } }))
+          : unwrap(api.GET('/content/{collection}', { params: { path: { collection }, query } })),
+      get: (collection, id, locale) =>
+        unwrap(api.GET('/content/{collection}/{id}', { params: { ...entry(collection, id), query: { locale } } })),
+      create: (collection, body) =>
+        unwrap(api.POST('/content/{collection}', { params: { path: { collection } }, body })),
+      update: (collection, id, body) =>
+        unwrap(api.PUT('/content/{collection}/{id}', { params: entry(collection, id), body })),
+      lifecycle: (op, collection, id, body) =>
+        unwrap(api.POST(LIFECYCLE_PATH[op], { params: entry(collection, id), body })),
+      schedule: (collection, id, body) =>
+        unwrap(api.POST('/content/{collection}/{id}/schedule', { params: entry(collection, id), body })),
+      unschedule: (collection, id, guard) =>
+        unwrap(
+          api.DELETE('/content/{collection}/{id}/schedule', {
+            params: { ...entry(collection, id), query: guardQuery(guard) },
+          }),
+        ),
+      trash: (collection, id, guard) =>
+        unwrap(
+          api.DELETE('/content/{collection}/{id}', { params: { ...entry(collection, id), query: guardQuery(guard) } }),
+        ),
+      permanentDelete: async (collection, id, guard) => {
+        const out = await unwrap(
+          api.DELETE('/content/{collection}/{id}/permanent', {
+            params: { ...entry(collection, id), query: guardQuery(guard) },
+          }),
+        );
+        return { deleted: true as const, id: out.id };
+      },
+      duplicate: (collection, id) =>
+        unwrap(api.POST('/content/{collection}/{id}/duplicate', { params: entry(collection, id), body: {} })),
+      translations: (collection, id, locale) =>
+        unwrap(
+          api.GET('/content/{collection}/{id}/translations', {
+            params: { ...entry(collection, id), query: { locale } },
+          }),
+        ),
+    },
+    schema: {
+      listCollections: async () => (await unwrap(api.GET('/schema/collections'))).items,
+      getCollection: (slug) => unwrap(api.GET('/schema/collections/{slug}', { params: { path: { slug } } })),
+      createCollection: (body) => unwrap(api.POST('/schema/collections', { body })),
+      updateCollection: (slug, body) =>
+        unwrap(api.PUT('/schema/collections/{slug}', { params: { path: { slug } }, body })),
+      deleteCollection: async (slug) => {
+        await unwrap(api.DELETE('/schema/collections/{slug}', { params: { path: { slug } } }));
+      },
+      reorderCollections: async (slugs) => {
+        await unwrap(api.POST('/schema/collections/reorder', { body: { slugs } }));
+      },
+      createField: (slug, body) =>
+        unwrap(api.POST('/schema/collections/{slug}/fields', { params: { path: { slug } }, body })),
+      updateField: (slug, fieldSlug, body) =>
+        unwrap(
+          api.PUT('/schema/collections/{slug}/fields/{fieldSlug}', { params: { path: { slug, fieldSlug } }, body }),
+        ),
+      deleteField: async (slug, fieldSlug) => {
+        await unwrap(
+          api.DELETE('/schema/collections/{slug}/fields/{fieldSlug}', { params: { path: { slug, fieldSlug } } }),
+        );
+      },
+      reorderFields: async (slug, slugs) => {
+        await unwrap(
+          api.POST('/schema/collections/{slug}/fields/reorder', { params: { path: { slug } }, body: { slugs } }),
+        );
+      },
+      listBlockTypes: async () => (await unwrap(api.GET('/schema/block-types'))).items,
+      createBlockType: (body) => unwrap(api.POST('/schema/block-types', { body })),
+      updateBlockType: (slug, body) =>
+        unwrap(api.PUT('/schema/block-types/{slug}', { params: { path: { slug } }, body })),
+      activateBlockTypeVersion: (slug, version) =>
+        unwrap(
+          api.POST('/schema/block-types/{slug}/versions/{version}/activate', { params: { path: { slug, version } } }),
+        ),
+    },
+    users: {
+      list: (query) => unwrap(api.GET('/admin/users', { params: { query } })),
+      get: (id) => unwrap(api.GET('/admin/users/{id}', { params: { path: { id } } })),
+      update: (id, body) => unwrap(api.PUT('/admin/users/{id}', { params: { path: { id } }, body })),
+      disable: (id) => unwrap(api.POST('/admin/users/{id}/disable', { params: { path: { id } } })),
+      enable: (id) => unwrap(api.POST('/admin/users/{id}/enable', { params: { path: { id } } })),
+      loginLink: async (email) => {
+        const user = await findUserByEmail(email);
+        const sent = await hidden<{ emailed: boolean; link: string | null }>(
+          'POST',
+          `/admin/users/${encodeURIComponent(user.id)}/recovery-link`,
+        );
+        return { ...sent, expiresInMinutes: MAGIC_LINK_MINUTES };
+      },
+    },
+    tokens: {
+      list: async (userId) =>
+        (
+          await hidden<{ items: TokenRecord[] }>(
+            'GET',
+            `/auth/tokens${userId ? `?userId=${encodeURIComponent(userId)}` : ''}`,
+          )
+        ).items,
+      create: (body) => hidden('POST', '/auth/tokens', body),
+      revoke: async (id) => {
+        await hidden('DELETE', `/auth/tokens/${encodeURIComponent(id)}`);
+      },
+      scopes: async () =>
+        (await hidden<{ items: Array<{ scope: string; allowed: boolean }> }>('GET', '/auth/scopes')).items,
+    },
+    structure: {
+      settings: () => unwrap(api.GET('/settings')),
+      updateSettings: (body) => unwrap(api.PUT('/settings', { body })),
+      taxonomy: (name, locale) =>
+        unwrap(api.GET('/taxonomies/{name}', { params: { path: { name }, query: { locale } } })),
+      createTaxonomy: (body) => unwrap(api.POST('/taxonomies', { body })),
+      term: (name, slug, locale) =>
+        unwrap(api.GET('/taxonomies/{name}/terms/{slug}', { params: { path: { name, slug }, query: { locale } } })),
+      createTerm: (name, body) => unwrap(api.POST('/taxonomies/{name}/terms', { params: { path: { name } }, body })),
+      entryTerms: (collection, id, taxonomy) =>
+        unwrap(
+          api.GET('/content/{collection}/{id}/terms/{taxonomy}', { params: { path: { collection, id, taxonomy } } }),
+        ),
+      setEntryTerms: (collection, id, taxonomy, terms) =>
+        unwrap(
+          api.POST('/content/{collection}/{id}/terms/{taxonomy}', {
+            params: { path: { collection, id, taxonomy } },
+            body: { terms },
+          }),
+        ),
+      menu: (name, locale) => unwrap(api.GET('/menus/{name}', { params: { path: { name }, query: { locale } } })),
+      createMenu: (body) => unwrap(api.POST('/menus', { body })),
+      createMenuItem: (name, locale, body) =>
+        unwrap(api.POST('/menus/{name}/items', { params: { path: { name }, query: { locale } }, body })),
+    },
+  };
+}

@@ -1,0 +1,312 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Actor } from '../../auth/actor.js';
+import { CmsError, issuesError } from '../../core/errors.js';
+import {
+  ConfirmBody,
+  GetMediaQuery,
+  ListMediaQuery,
+  MediaDeleted,
+  MediaIdParams,
+  MediaList,
+  MediaSingle,
+  MediaUsageResult,
+  PendingBody,
+  PendingUploadResult,
+  ReplaceFields,
+  ReplaceForm,
+  UpdateMediaBody,
+  UploadFields,
+  UploadForm,
+  UploadResultSchema,
+  UploadUrlBody,
+  UploadUrlResultSchema,
+  UsageQuery,
+} from '../../schemas/media.js';
+import type { Services } from '../../services/index.js';
+import { discardStaged, MAX_THUMBNAIL_BYTES, type StagedFile } from '../../services/media/index.js';
+import type { AppEnv } from '../env.js';
+import { fileResponse } from '../file-response.js';
+import { parseMultipart } from '../multipart.js';
+import { type Api, op, Reply } from '../op.js';
+import { mediaFolderRoutes } from './media-folders.js';
+
+/** Room for the text parts and a thumbnail around the file in a multipart body. */
+export const MULTIPART_SLACK = MAX_THUMBNAIL_BYTES + 256 * 1024;
+
+/** Upload routes count their bytes while streaming; the generic body limiter must not buffer them. */
+export const STREAMED_UPLOADS = [/^\/_cms\/api\/media$/, /^\/_cms\/api\/media\/[^/]+\/(replace|upload)$/];
+
+interface Received {
+  staged: StagedFile;
+  filename: string;
+  mimeType: string;
+}
+
+/** A declared Content-Length above the limit is refused before a byte is read. */
+function refuseDeclaredLength(c: Context<AppEnv>, max: number): void {
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    throw new CmsError('PAYLOAD_TOO_LARGE', 'The request body is larger than the maximum upload size', {
+      maxUploadSize: max - MULTIPART_SLACK,
+    });
+  }
+}
+
+function validFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
+  const cleaned = Object.fromEntries(
+    Object.entries(fields).filter(([k, v]) => !(v === '' && k !== 'alt' && k !== 'caption')),
+  );
+  const parsed = schema.safeParse(cleaned);
+  if (parsed.success) return parsed.data;
+  throw issuesError(
+    'Invalid request body',
+    parsed.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
+      code: i.code,
+      message: i.message,
+    })),
+  );
+}
+
+/** Read a multipart upload: the `file` part (and an optional `thumbnail`) staged on disk, text parts validated. */
+async function receiveForm<S extends z.ZodType>(
+  c: Context<AppEnv>,
+  services: Services,
+  actor: Actor,
+  schema: S,
+  fieldNames: readonly string[],
+  purpose: { kind: 'upload' } | { kind: 'replace'; id: string },
+) {
+  refuseDeclaredLength(c, services.media.limits.maxUploadSize + MULTIPART_SLACK);
+  const { fields, files } = await parseMultipart<Received>(c.req.raw, {
+    files: ['file', 'thumbnail'],
+    fields: fieldNames,
+    maxFieldBytes: 64 * 1024,
+    onFile: async (part) => ({
+      staged: await services.media.stage(
+        actor,
+        part.stream,
+        part.name === 'thumbnail' ? { kind: 'thumbnail' } : purpose,
+      ),
+      filename: part.filename,
+      mimeType: part.mimeType,
+    }),
+    discard: (r) => discardStaged(r.staged),
+  });
+  const drop = async () => {
+    for (const r of Object.values(files)) await discardStaged(r.staged);
+  };
+  if (!files.file) {
+    await drop();
+    throw new CmsError('NO_FILE', 'The request has no part named "file"');
+  }
+  try {
+    return { file: files.file, thumbnail: files.thumbnail?.staged ?? null, fields: validFields(schema, fields) };
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+}
+
+/** Routes of the spec's "Media" table (the /admin/media-usage ones belong to usage tracking), and the file route. */
+export function mediaRoutes(api: Api): void {
+  const tags = ['Media'];
+
+  // Bytes of ready items, public (they are the site's assets); outside the documented contract.
+  api.get('/media/file/:ref', (c) => fileResponse(c, c.get('services'), c.req.param('ref')));
+
+  mediaFolderRoutes(api);
+
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/media/upload-url',
+      operationId: 'getMediaUploadUrl',
+      summary: 'Create a pending item and get where to upload its bytes',
+      description:
+        'Answers `existing: true` with the item when `contentHash` matches a file with the same type and size (nothing to upload).',
+      tags,
+      body: UploadUrlBody,
+      response: UploadUrlResultSchema,
+      status: 201,
+    },
+    async ({ actor, services, body }) => {
+      const out = await services.media.requestUpload(actor, body);
+      return out.existing ? new Reply(out, 200) : out;
+    },
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/media',
+      operationId: 'listMedia',
+      summary: 'List the library (newest first; cursor or numbered pages)',
+      tags,
+      query: ListMediaQuery,
+      response: MediaList,
+    },
+    async ({ actor, services, query }) =>
+      services.media.list(actor, {
+        cursor: query.cursor,
+        page: query.page,
+        limit: query.limit,
+        folderId: query.folderId,
+        mimeTypes: query.mimeType,
+        filename: query.filename,
+        includeUsage: query.includeUsage === '1',
+      }),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/media',
+      operationId: 'uploadMedia',
+      summary: 'Upload a file (multipart); identical bytes answer the existing item',
+      description:
+        '201 with a new ready item, or 200 with `deduplicated: true` and the item already holding identical bytes (alt and caption are then not applied). The type is detected from the bytes.',
+      tags,
+      upload: { mediaType: 'multipart/form-data', schema: UploadForm },
+      response: UploadResultSchema,
+      status: 201,
+    },
+    async ({ actor, services, c }) => {
+      const { file, thumbnail, fields } = await receiveForm(
+        c,
+        services,
+        actor,
+        UploadFields,
+        ['alt', 'caption', 'width', 'height', 'fieldId', 'folderId'],
+        { kind: 'upload' },
+      );
+      const out = await services.media.upload(actor, file.staged, {
+        ...fields,
+        filename: file.filename,
+        claimedType: file.mimeType,
+        thumbnail,
+      });
+      return out.deduplicated ? new Reply(out, 200) : out;
+    },
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/media/{id}',
+      operationId: 'getMedia',
+      summary: 'Get a media item',
+      tags,
+      params: MediaIdParams,
+      query: GetMediaQuery,
+      response: MediaSingle,
+    },
+    async ({ actor, services, params, query }) => ({
+      item: await services.media.get(actor, params.id, { includeUsage: query.includeUsage === '1' }),
+    }),
+  );
+  op(
+    api,
+    {
+      method: 'put',
+      path: '/media/{id}',
+      operationId: 'updateMedia',
+      summary: 'Change alt text, caption, folder or filename',
+      tags,
+      params: MediaIdParams,
+      body: UpdateMediaBody,
+      response: MediaSingle,
+    },
+    async ({ actor, services, params, body }) => ({ item: await services.media.update(actor, params.id, body) }),
+  );
+  op(
+    api,
+    {
+      method: 'delete',
+      path: '/media/{id}',
+      operationId: 'deleteMedia',
+      summary: 'Delete a media item (its bytes go once nothing else shares them)',
+      tags,
+      params: MediaIdParams,
+      response: MediaDeleted,
+    },
+    async ({ actor, services, params }) => services.media.remove(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/media/{id}/usage',
+      operationId: 'getMediaUsage',
+      summary: 'Entries referencing the item (pages) and the site settings selecting it',
+      tags,
+      params: MediaIdParams,
+      query: UsageQuery,
+      response: MediaUsageResult,
+    },
+    async ({ actor, services, params, query }) => services.media.usage(actor, params.id, query),
+  );
+  op(
+    api,
+    {
+      method: 'put',
+      path: '/media/{id}/replace',
+      operationId: 'replaceMediaImage',
+      summary: 'Replace the file of an item (same ID and URL, new bytes and facts)',
+      tags,
+      params: MediaIdParams,
+      upload: { mediaType: 'multipart/form-data', schema: ReplaceForm },
+      response: MediaSingle,
+    },
+    async ({ actor, services, params, c }) => {
+      const { file, thumbnail, fields } = await receiveForm(c, services, actor, ReplaceFields, ['width', 'height'], {
+        kind: 'replace',
+        id: params.id,
+      });
+      const item = await services.media.replace(actor, params.id, file.staged, {
+        ...fields,
+        filename: file.filename,
+        claimedType: file.mimeType,
+        thumbnail,
+      });
+      return { item };
+    },
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/media/{id}/confirm',
+      operationId: 'confirmMediaUpload',
+      summary: 'Verify the uploaded bytes and make the pending item ready',
+      tags,
+      params: MediaIdParams,
+      body: ConfirmBody,
+      response: UploadResultSchema,
+    },
+    async ({ actor, services, params, body }) => services.media.confirm(actor, params.id, body),
+  );
+  op(
+    api,
+    {
+      method: 'put',
+      path: '/media/{id}/upload',
+      operationId: 'uploadPendingMedia',
+      summary: 'Upload the bytes of a pending item through the service (same-origin upload target)',
+      tags,
+      params: MediaIdParams,
+      upload: { mediaType: 'application/octet-stream', schema: PendingBody },
+      response: PendingUploadResult,
+    },
+    async ({ actor, services, params, c }) => {
+      const raw = c.req.header('content-length');
+      const length = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+      const body = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as unknown as WebReadableStream<Uint8Array>) : null;
+      return services.media.putPending(actor, params.id, body, length);
+    },
+  );
+}

@@ -1,0 +1,71 @@
+import type { Logger } from '../../core/log.js';
+import { type MediaDeps, nowIso } from './deps.js';
+import { keyInUse } from './rows.js';
+
+/** How often a process looks for abandoned pending uploads. */
+export const SWEEP_INTERVAL_MS = 5 * 60_000;
+const BATCH = 100;
+
+/**
+ * Abandoned pending uploads (never confirmed before their expiry) are
+ * removed with their bytes. Any number of processes may sweep: each row is
+ * deleted with a compare-and-set on its version, so a confirmation that wins
+ * the race keeps its item.
+ */
+export function sweeperOps(deps: MediaDeps, log: Logger) {
+  const { ctx, storage } = deps;
+
+  async function runOnce(): Promise<{ removed: number }> {
+    let removed = 0;
+    for (;;) {
+      const due = await ctx.db
+        .selectFrom('_cms_media')
+        .select(['id', 'storage_key', 'version'])
+        .where('status', '=', 'pending')
+        .where('expires_at', '<=', nowIso(deps))
+        .orderBy('expires_at')
+        .limit(BATCH)
+        .execute();
+      for (const row of due) {
+        const gone = await ctx.db
+          .deleteFrom('_cms_media')
+          .where('id', '=', row.id)
+          .where('status', '=', 'pending')
+          .where('version', '=', row.version)
+          .executeTakeFirst();
+        if (Number(gone.numDeletedRows) !== 1) continue;
+        removed++;
+        try {
+          if (!(await keyInUse(ctx.db, row.storage_key))) await storage.delete(row.storage_key);
+        } catch (err) {
+          log.warn({ err, key: row.storage_key }, 'could not remove the bytes of an expired upload');
+        }
+      }
+      if (due.length < BATCH) return { removed };
+    }
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  function start(intervalMs = SWEEP_INTERVAL_MS): void {
+    if (timer) return;
+    timer = setInterval(() => {
+      if (running) return;
+      running = runOnce()
+        .catch((err) => log.error({ err }, 'media sweep failed'))
+        .finally(() => {
+          running = null;
+        });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  async function stop(): Promise<void> {
+    if (timer) clearInterval(timer);
+    timer = null;
+    await running;
+  }
+
+  return { runOnce, start, stop };
+}

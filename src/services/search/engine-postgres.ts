@@ -1,0 +1,271 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Kdb } from '../../db/connect.js';
+import { assertIndexTable, MARK_CLOSE, MARK_OPEN, RANK_WINDOW, type RankRequest, type SearchEngine } from './engine.js';
+import { TIERS, type Tier } from './model.js';
+import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
+import { forTrigrams } from './query.js';
+import { substringSnippet } from './snippet.js';
+
+/**
+ * PostgreSQL: two tables per index. `<t>` is kept narrow for ranking (entry,
+ * visibility, locale, title, the vectors), so a document's tsvector stays in
+ * the row instead of TOAST storage; `<t>_text` holds the tier texts that
+ * headlines and substring scores read. Word tokenizers keep a weighted tsvector
+ * (tiers a–d → weights A–D) under GIN, ranked with ts_rank_cd and quoted
+ * with ts_headline; the text search configurations come from migration 009
+ * (`cms_english`: English stemming; `cms_simple`: none; both fold accents
+ * when `unaccent` is installed). The trigram tokenizer matches substrings
+ * through pg_trgm GIN indexes.
+ */
+const WEIGHT_LETTER: Record<Tier, string> = { a: 'A', b: 'B', c: 'C', d: 'D' };
+const HEADLINE_OPTIONS = `StartSel=${MARK_OPEN}, StopSel=${MARK_CLOSE}, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "`;
+const SUGGEST_CANDIDATES = 50;
+
+const id = (name: string) => sql.id(assertIndexTable(name));
+const textOf = (name: string) => sql.id(`${assertIndexTable(name)}_text`);
+const flag = (v: RankRequest['visibility']) => sql.raw(v === 'live' ? 'live' : 'current');
+
+export function postgresEngine(): SearchEngine {
+  let trigramOps: Promise<string | null> | null = null;
+  /** Schema of pg_trgm's operator class, or null when the extension is missing. */
+  const trgmSchema = (db: Kdb) => {
+    trigramOps ??= sql<{ schema: string }>`
+      select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+      where e.extname = 'pg_trgm'`
+      .execute(db)
+      .then((r) => r.rows[0]?.schema ?? null);
+    return trigramOps;
+  };
+
+  return {
+    async supports(db, tokenizer) {
+      if (tokenizer !== 'trigram') return true;
+      trigramOps = null;
+      return (await trgmSchema(db)) !== null;
+    },
+
+    async create(trx, table, tokenizer) {
+      await sql`create table ${id(table)} (
+        entry_id text not null, version bigint not null, live boolean not null, current boolean not null,
+        locale text not null, status text not null, slug text, title text not null,
+        tsv tsvector, ttsv tsvector, alltext text)`.execute(trx);
+      await sql`create index ${sql.id(`${table}_entry`)} on ${id(table)} (entry_id)`.execute(trx);
+      await sql`create table ${textOf(table)} (
+        entry_id text not null, live boolean not null,
+        a text not null, b text not null, c text not null, d text not null,
+        primary key (entry_id, live))`.execute(trx);
+      if (tokenizer === 'trigram') {
+        const schema = await trgmSchema(trx);
+        if (!schema) throw new Error('pg_trgm is not installed');
+        const ops = sql`${sql.id(schema)}.gin_trgm_ops`;
+        const opts = sql`with (gin_pending_list_limit = 512)`;
+        await sql`create index ${sql.id(`${table}_trgm`)} on ${id(table)} using gin (alltext ${ops}) ${opts}`.execute(
+          trx,
+        );
+        await sql`create index ${sql.id(`${table}_ttrgm`)} on ${id(table)} using gin (title ${ops}) ${opts}`.execute(
+          trx,
+        );
+      } else {
+        // A short pending list: entry writes stay cheap, searches never scan much unmerged text.
+        const opts = sql`with (gin_pending_list_limit = 512)`;
+        await sql`create index ${sql.id(`${table}_tsv`)} on ${id(table)} using gin (tsv) ${opts}`.execute(trx);
+        await sql`create index ${sql.id(`${table}_ttsv`)} on ${id(table)} using gin (ttsv) ${opts}`.execute(trx);
+      }
+    },
+
+    async compact() {
+      return true;
+    },
+
+    async built(trx, table) {
+      // Steps inserted through GIN's pending list: merge it into the index, or every search would scan it.
+      for (const suffix of ['tsv', 'ttsv', 'trgm', 'ttrgm']) {
+        await sql`select gin_clean_pending_list(to_regclass(${`${table}_${suffix}`}))
+          where to_regclass(${`${table}_${suffix}`}) is not null`.execute(trx);
+      }
+      // Fresh tables have no statistics: without them the planner scans instead of using GIN.
+      await sql`analyze ${id(table)}`.execute(trx);
+      await sql`analyze ${textOf(table)}`.execute(trx);
+    },
+
+    async drop(trx, table) {
+      await sql`drop table if exists ${id(table)}`.execute(trx);
+      await sql`drop table if exists ${textOf(table)}`.execute(trx);
+    },
+
+    async write(trx, table, tokenizer, entryIds, docs) {
+      if (!entryIds.length) return;
+      await sql`with gone as (delete from ${id(table)} where entry_id = any(${entryIds}))
+        delete from ${textOf(table)} where entry_id = any(${entryIds})`.execute(trx);
+      if (!docs.length) return;
+      const words = tokenizer !== 'trigram';
+      const payload = JSON.stringify(
+        docs.map((d) => ({
+          entry_id: d.entryId,
+          version: d.version,
+          live: d.live,
+          current: d.current,
+          locale: d.locale,
+          status: d.status,
+          slug: d.slug,
+          title: d.title,
+          ...d.text,
+          ...(words
+            ? {
+                wa: wordText(d.text.a),
+                wb: wordText(d.text.b),
+                wc: wordText(d.text.c),
+                wd: wordText(d.text.d),
+                wt: wordText(d.title),
+              }
+            : {}),
+        })),
+      );
+      const vector = words
+        ? sql`${sql.join(
+            TIERS.map(
+              (t) => sql`setweight(to_tsvector(${config(tokenizer)}, v.${sql.ref(`w${t}`)}), ${WEIGHT_LETTER[t]})`,
+            ),
+            sql` || `,
+          )}`
+        : sql`null::tsvector`;
+      const titleVector = words ? sql`to_tsvector('cms_simple', v.wt)` : sql`null::tsvector`;
+      const alltext = words ? sql`null::text` : sql`concat_ws(E'\\n', v.a, v.b, v.c, v.d)`;
+      // One statement for both tables: entry writes pay one round trip for the documents.
+      await sql`with v as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as v(
+            entry_id text, version bigint, live boolean, current boolean, locale text, status text, slug text,
+            title text, a text, b text, c text, d text, wa text, wb text, wc text, wd text, wt text)
+        ), texts as (
+          insert into ${textOf(table)} (entry_id, live, a, b, c, d) select v.entry_id, v.live, v.a, v.b, v.c, v.d from v
+        )
+        insert into ${id(table)} (entry_id, version, live, current, locale, status, slug, title, tsv, ttsv, alltext)
+        select v.entry_id, v.version, v.live, v.current, v.locale, v.status, v.slug, v.title,
+          ${vector}, ${titleVector}, ${alltext}
+        from v`.execute(trx);
+    },
+
+    async stale(db, table, entryTable, since) {
+      const e = sql.id(entryTable);
+      const { rows } = await sql<{ id: string }>`
+        select e.id as id from ${e} e left join ${id(table)} d on d.entry_id = e.id
+        where e.updated_at >= ${since}
+          and ((e.deleted_at is null and (d.entry_id is null or d.version <> e.version))
+            or (e.deleted_at is not null and d.entry_id is not null))
+        union
+        select d.entry_id from ${id(table)} d where not exists (select 1 from ${e} x where x.id = d.entry_id)`.execute(
+        db,
+      );
+      return rows.map((r) => r.id);
+    },
+
+    async rank(db, req) {
+      const filter = sql`${flag(req.visibility)} and locale = ${req.locale}`;
+      let inner: RawBuilder<unknown>;
+      if (req.tokenizer === 'trigram') {
+        const where = trigramWhere(req.query, sql.ref('alltext'));
+        if (!where) return [];
+        inner = sql`select m.entry_id, ${trigramScore(req.query, req.tierWeights)} as score
+          from (select entry_id, live, alltext from ${id(req.table)} where ${where} and ${filter} limit ${RANK_WINDOW}) m
+          join ${textOf(req.table)} x on x.entry_id = m.entry_id and x.live = m.live`;
+      } else {
+        const q = tsQuery(req.query, req.tokenizer);
+        if (!q) return [];
+        inner = sql`select entry_id, ts_rank_cd(${rankWeights(req.tierWeights)}::float4[], tsv, ${q}, 1)::float8 as score
+          from ${id(req.table)} where tsv @@ ${q} and ${filter} limit ${RANK_WINDOW}`;
+      }
+      const { rows } = await sql<{ entry_id: string; score: number }>`
+        select entry_id, score from (${inner}) s where ${keysetSql(req.after)}
+        order by score desc, entry_id asc limit ${req.limit}`.execute(db);
+      return rows.map((r) => ({ entryId: r.entry_id, score: Number(r.score), ref: r.entry_id }));
+    },
+
+    async passages(db, req, candidates) {
+      if (!candidates.length) return [];
+      const ids = candidates.map((c) => c.entryId);
+      const from = sql`${id(req.table)} t join ${textOf(req.table)} x on x.entry_id = t.entry_id and x.live = t.live
+        where t.entry_id = any(${ids}) and t.${flag(req.visibility)}`;
+      if (req.tokenizer === 'trigram') {
+        const { rows } = await sql<{
+          entry_id: string;
+          locale: string;
+          slug: string | null;
+          title: string;
+          status: string;
+          a: string;
+          b: string;
+          c: string;
+          d: string;
+        }>`select t.entry_id, t.locale, t.slug, t.title, t.status, x.a, x.b, x.c, x.d from ${from}`.execute(db);
+        const terms =
+          forTrigrams(req.query)
+            ?.groups.flat()
+            .map((u) => u.raw) ?? [];
+        return rows.map((r) => ({
+          entryId: r.entry_id,
+          locale: r.locale,
+          slug: r.slug,
+          title: r.title,
+          status: r.status,
+          snippets: {
+            a: substringSnippet(r.a, terms),
+            b: substringSnippet(r.b, terms),
+            c: substringSnippet(r.c, terms),
+            d: substringSnippet(r.d, terms),
+          },
+        }));
+      }
+      const q = tsQuery(req.query, req.tokenizer);
+      if (!q) return [];
+      const headline = (t: Tier) =>
+        sql`case when x.${sql.ref(t)} = '' then '' else ts_headline(${config(req.tokenizer)}, x.${sql.ref(t)}, ${q}, ${HEADLINE_OPTIONS}) end`;
+      const { rows } = await sql<{
+        entry_id: string;
+        locale: string;
+        slug: string | null;
+        title: string;
+        status: string;
+        sa: string;
+        sb: string;
+        sc: string;
+        sd: string;
+      }>`select t.entry_id, t.locale, t.slug, t.title, t.status,
+          ${headline('a')} as sa, ${headline('b')} as sb, ${headline('c')} as sc, ${headline('d')} as sd
+        from ${from}`.execute(db);
+      return rows.map((r) => ({
+        entryId: r.entry_id,
+        locale: r.locale,
+        slug: r.slug,
+        title: r.title,
+        status: r.status,
+        snippets: { a: r.sa, b: r.sb, c: r.sc, d: r.sd },
+      }));
+    },
+
+    async suggest(db, req) {
+      let match: RawBuilder<unknown>;
+      if (req.tokenizer === 'trigram') {
+        const where = trigramWhere({ groups: forTrigrams(req.query)?.groups ?? [], exclude: [] }, sql.ref('title'));
+        if (!where) return [];
+        match = where;
+      } else {
+        const words = req.query.groups.flat().flatMap((u) => u.words);
+        if (!words.length) return [];
+        match = sql`ttsv @@ to_tsquery('cms_simple', ${words.map((w) => `${w}:*`).join(' & ')})`;
+      }
+      const { rows } = await sql<{ entry_id: string; locale: string; slug: string | null; title: string }>`
+        select entry_id, locale, slug, title from ${id(req.table)}
+        where ${match} and ${flag(req.visibility)} and locale = ${req.locale}
+        limit ${SUGGEST_CANDIDATES}`.execute(db);
+      return rows.map((r) => ({ entryId: r.entry_id, locale: r.locale, slug: r.slug, title: r.title }));
+    },
+
+    async stats(db, table) {
+      const { rows } = await sql<{ n: number; bytes: number }>`
+        select (select count(*) from ${id(table)})::int as n,
+          (pg_total_relation_size(${table}::regclass)
+            + coalesce(pg_total_relation_size(to_regclass(${`${table}_text`})), 0))::float8 as bytes`.execute(db);
+      return { documents: Number(rows[0]?.n ?? 0), sizeBytes: Number(rows[0]?.bytes ?? 0) };
+    },
+  };
+}

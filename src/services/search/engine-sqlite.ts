@@ -1,0 +1,247 @@
+import { type RawBuilder, sql } from 'kysely';
+import {
+  assertIndexTable,
+  type Keyset,
+  MARK_CLOSE,
+  MARK_OPEN,
+  RANK_WINDOW,
+  type RankRequest,
+  type SearchEngine,
+} from './engine.js';
+import { TIERS, type Tokenizer } from './model.js';
+import { forTrigrams, forWords, type ParsedQuery, type Unit } from './query.js';
+
+/**
+ * SQLite: FTS5. Each index is a plain table of documents (`<t>_docs`: entry,
+ * visibility, locale, title, the four tier texts) and two external-content
+ * FTS5 tables over it: `<t>` (tiers a–d, ranked with weighted bm25) and
+ * `<t>_title` (titles, with prefix indexes, for suggestions).
+ */
+
+// ASCII symbols FTS5 would otherwise keep inside words; PostgreSQL's parser splits on them.
+const SEPARATORS = "separators '$+<=>^`|~'";
+const FTS_TOKENIZE: Record<Tokenizer, string> = {
+  'porter unicode61': `porter unicode61 remove_diacritics 2 ${SEPARATORS}`,
+  unicode61: `unicode61 remove_diacritics 2 ${SEPARATORS}`,
+  trigram: 'trigram',
+};
+/** Titles are matched by word prefix without stemming (or by substring for trigram indexes). */
+const TITLE_TOKENIZE: Record<Tokenizer, string> = {
+  'porter unicode61': FTS_TOKENIZE.unicode61,
+  unicode61: FTS_TOKENIZE.unicode61,
+  trigram: 'trigram',
+};
+
+const SNIPPET_TOKENS = 24;
+/** Pages of index written per compaction step (4 KiB each). */
+const MERGE_PAGES = 2_000;
+const SUGGEST_CANDIDATES = 50;
+
+const id = (name: string) => sql.id(assertIndexTable(name));
+const docsOf = (t: string) => sql.id(`${assertIndexTable(t)}_docs`);
+const titleOf = (t: string) => sql.id(`${assertIndexTable(t)}_title`);
+const flag = (v: RankRequest['visibility']) => sql.raw(v === 'live' ? 'd.live' : 'd.current');
+
+const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+function unitExpr(u: Unit, trigram: boolean): string {
+  if (trigram) return quote(u.raw);
+  return `${quote(u.words.join(' '))}${u.prefix ? '*' : ''}`;
+}
+
+/** The FTS5 expression of a parsed query: every user word quoted, so no input is FTS5 syntax. */
+export function ftsExpression(query: ParsedQuery, tokenizer: Tokenizer): string | null {
+  const trigram = tokenizer === 'trigram';
+  const q = trigram ? forTrigrams(query) : forWords(query);
+  if (!q) return null;
+  const group = (g: Unit[]) =>
+    g.length === 1 ? unitExpr(g[0], trigram) : `(${g.map((u) => unitExpr(u, trigram)).join(' OR ')})`;
+  const positive = q.groups.map(group).join(' AND ');
+  if (!q.exclude.length) return positive;
+  return `(${positive}) NOT (${q.exclude.map((u) => unitExpr(u, trigram)).join(' OR ')})`;
+}
+
+function keysetSql(k: Keyset | null): RawBuilder<unknown> {
+  if (!k) return sql`1 = 1`;
+  const tie = k.tie === 'include' ? sql`1 = 1` : k.tie === 'exclude' ? sql`1 = 0` : sql`entry_id > ${k.id}`;
+  return sql`(score < ${k.score} or (score = ${k.score} and ${tie}))`;
+}
+
+export const sqliteEngine: SearchEngine = {
+  async supports() {
+    return true;
+  },
+
+  async create(trx, table, tokenizer) {
+    await sql`create table ${docsOf(table)} (
+      rowid integer primary key, entry_id text not null, version integer not null,
+      live integer not null, current integer not null,
+      locale text not null, status text not null, slug text, title text not null,
+      a text not null, b text not null, c text not null, d text not null)`.execute(trx);
+    await sql`create index ${sql.id(`${table}_docs_entry`)} on ${docsOf(table)} (entry_id)`.execute(trx);
+    // Prefix indexes make `abc*` one lookup instead of a merge of every word starting so.
+    await sql`create virtual table ${id(table)} using fts5(a, b, c, d,
+      content=${sql.lit(`${table}_docs`)}, content_rowid='rowid', tokenize=${sql.lit(FTS_TOKENIZE[tokenizer])},
+      prefix='2 3')`.execute(trx);
+    await sql`create virtual table ${titleOf(table)} using fts5(title,
+      content=${sql.lit(`${table}_docs`)}, content_rowid='rowid', tokenize=${sql.lit(TITLE_TOKENIZE[tokenizer])},
+      prefix='2 3')`.execute(trx);
+  },
+
+  async compact(trx, table) {
+    // A negative 'merge' merges across levels (as 'optimize' does) but stops after about that many
+    // pages, so no step holds SQLite's write lock for long; no change means nothing is left.
+    let done = true;
+    for (const t of [id(table), titleOf(table)]) {
+      const before = await sql<{ n: number }>`select total_changes() as n`.execute(trx);
+      await sql`insert into ${t} (${t}, rank) values ('merge', ${-MERGE_PAGES})`.execute(trx);
+      const after = await sql<{ n: number }>`select total_changes() as n`.execute(trx);
+      // FTS5: a change count below two means the command found nothing to merge.
+      if (Number(after.rows[0].n) - Number(before.rows[0].n) >= 2) done = false;
+    }
+    return done;
+  },
+
+  async built(trx, table) {
+    // FTS5's automerge keeps segments in check as steps write; a full 'optimize' would rewrite
+    // the whole index inside the last step. Statistics help the documents-table joins.
+    await sql`analyze ${docsOf(table)}`.execute(trx);
+  },
+
+  async drop(trx, table) {
+    await sql`drop table if exists ${titleOf(table)}`.execute(trx);
+    await sql`drop table if exists ${id(table)}`.execute(trx);
+    await sql`drop table if exists ${docsOf(table)}`.execute(trx);
+  },
+
+  async write(trx, table, _tokenizer, entryIds, docs) {
+    if (!entryIds.length) return;
+    const ids = sql.join(entryIds);
+    // External-content FTS5: remove the old terms with the exact text they were indexed from.
+    await sql`insert into ${id(table)} (${id(table)}, rowid, a, b, c, d)
+      select 'delete', rowid, a, b, c, d from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    await sql`insert into ${titleOf(table)} (${titleOf(table)}, rowid, title)
+      select 'delete', rowid, title from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    await sql`delete from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    if (!docs.length) return;
+    const rows = docs.map(
+      (d) =>
+        sql`(${d.entryId}, ${d.version}, ${d.live ? 1 : 0}, ${d.current ? 1 : 0}, ${d.locale}, ${d.status}, ${d.slug}, ${d.title},
+        ${d.text.a}, ${d.text.b}, ${d.text.c}, ${d.text.d})`,
+    );
+    await sql`insert into ${docsOf(table)} (entry_id, version, live, current, locale, status, slug, title, a, b, c, d)
+      values ${sql.join(rows)}`.execute(trx);
+    await sql`insert into ${id(table)} (rowid, a, b, c, d)
+      select rowid, a, b, c, d from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    await sql`insert into ${titleOf(table)} (rowid, title)
+      select rowid, title from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+  },
+
+  async stale(db, table, entryTable, since) {
+    const e = sql.id(entryTable);
+    const { rows } = await sql<{ id: string }>`
+      select e.id as id from ${e} e left join ${docsOf(table)} d on d.entry_id = e.id
+      where e.updated_at >= ${since}
+        and ((e.deleted_at is null and (d.entry_id is null or d.version <> e.version))
+          or (e.deleted_at is not null and d.entry_id is not null))
+      union
+      select d.entry_id from ${docsOf(table)} d where not exists (select 1 from ${e} x where x.id = d.entry_id)`.execute(
+      db,
+    );
+    return rows.map((r) => r.id);
+  },
+
+  async rank(db, req) {
+    const match = ftsExpression(req.query, req.tokenizer);
+    if (!match) return [];
+    const w = req.tierWeights;
+    const { rows } = await sql<{ entry_id: string; score: number; ref: number }>`
+      select entry_id, score, ref from (
+        select d.entry_id as entry_id, d.rowid as ref,
+          -bm25(${id(req.table)}, ${w.a}, ${w.b}, ${w.c}, ${w.d}) as score
+        from ${id(req.table)} join ${docsOf(req.table)} d on d.rowid = ${id(req.table)}.rowid
+        where ${id(req.table)} match ${match} and ${flag(req.visibility)} = 1 and d.locale = ${req.locale}
+        order by ${id(req.table)}.rowid desc
+        limit ${RANK_WINDOW}
+      ) where ${keysetSql(req.after)}
+      order by score desc, entry_id asc
+      limit ${req.limit}`.execute(db);
+    return rows.map((r) => ({ entryId: r.entry_id, score: Number(r.score), ref: Number(r.ref) }));
+  },
+
+  async passages(db, req, candidates) {
+    const match = ftsExpression(req.query, req.tokenizer);
+    if (!match || !candidates.length) return [];
+    const { rows } = await sql<{
+      entry_id: string;
+      locale: string;
+      slug: string | null;
+      title: string;
+      status: string;
+      sa: string | null;
+      sb: string | null;
+      sc: string | null;
+      sd: string | null;
+    }>`
+      select d.entry_id, d.locale, d.slug, d.title, d.status,
+        ${sql.join(
+          TIERS.map(
+            (t, i) =>
+              sql`snippet(${id(req.table)}, ${i}, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) as ${sql.ref(`s${t}`)}`,
+          ),
+        )}
+      from ${id(req.table)} join ${docsOf(req.table)} d on d.rowid = ${id(req.table)}.rowid
+      where ${id(req.table)} match ${match} and ${id(req.table)}.rowid in (${sql.join(candidates.map((c) => Number(c.ref)))})`.execute(
+      db,
+    );
+    return rows.map((r) => ({
+      entryId: r.entry_id,
+      locale: r.locale,
+      slug: r.slug,
+      title: r.title,
+      status: r.status,
+      snippets: { a: r.sa ?? '', b: r.sb ?? '', c: r.sc ?? '', d: r.sd ?? '' },
+    }));
+  },
+
+  async suggest(db, req) {
+    const match = suggestExpression(req.query, req.tokenizer);
+    if (!match) return [];
+    const { rows } = await sql<{ entry_id: string; locale: string; slug: string | null; title: string }>`
+      select d.entry_id, d.locale, d.slug, d.title
+      from ${titleOf(req.table)} join ${docsOf(req.table)} d on d.rowid = ${titleOf(req.table)}.rowid
+      where ${titleOf(req.table)} match ${match} and ${flag(req.visibility)} = 1 and d.locale = ${req.locale}
+      limit ${SUGGEST_CANDIDATES}`.execute(db);
+    return rows.map((r) => ({ entryId: r.entry_id, locale: r.locale, slug: r.slug, title: r.title }));
+  },
+
+  async stats(db, table) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${docsOf(table)}`.execute(db);
+    let sizeBytes: number | null = null;
+    try {
+      const size = await sql<{ bytes: number | null }>`
+        select sum(pgsize) as bytes from dbstat
+        where aggregate = 1 and name in (
+          select name from sqlite_schema where name = ${table} or name glob ${`${table}_*`})`.execute(db);
+      sizeBytes = Number(size.rows[0]?.bytes ?? 0);
+    } catch {
+      // A build without the dbstat table: the size is unknown.
+    }
+    return { documents: Number(rows[0]?.n ?? 0), sizeBytes };
+  },
+};
+
+/** Suggestions complete every word of the input as a prefix of a title word (or a substring for trigrams). */
+export function suggestExpression(query: ParsedQuery, tokenizer: Tokenizer): string | null {
+  if (tokenizer === 'trigram') {
+    const q = forTrigrams(query);
+    return q
+      ? q.groups
+          .flat()
+          .map((u) => quote(u.raw))
+          .join(' AND ')
+      : null;
+  }
+  const words = query.groups.flat().flatMap((u) => u.words);
+  return words.length ? words.map((w) => `${quote(w)}*`).join(' AND ') : null;
+}

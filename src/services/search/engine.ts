@@ -1,0 +1,120 @@
+import type { Kdb } from '../../db/connect.js';
+import type { SearchDoc, Tier, Tokenizer, Visibility } from './model.js';
+import type { ParsedQuery } from './query.js';
+
+/**
+ * Where the next page starts, for one collection's candidates (results are
+ * ordered by score descending, then collection slug, then entry ID).
+ * `tie`: which equal-score rows still come: all (`include`), none
+ * (`exclude`), or those with an ID after `id`.
+ */
+export interface Keyset {
+  score: number;
+  tie: 'include' | 'exclude' | 'after';
+  id: string;
+}
+
+export interface RankRequest {
+  table: string;
+  tokenizer: Tokenizer;
+  query: ParsedQuery;
+  tierWeights: Record<Tier, number>;
+  locale: string;
+  visibility: Visibility;
+  after: Keyset | null;
+  limit: number;
+}
+
+export interface Candidate {
+  entryId: string;
+  score: number;
+  /** Engine-private handle of the document (SQLite rowid), passed back to `passages`. */
+  ref: number | string;
+}
+
+/**
+ * What a result shows. `snippets` holds one passage per tier (empty for an
+ * empty tier), still carrying the raw match markers (MARK_OPEN / MARK_CLOSE);
+ * the service picks the one to show.
+ */
+export interface Passage {
+  entryId: string;
+  locale: string;
+  slug: string | null;
+  title: string;
+  status: string;
+  snippets: Record<Tier, string>;
+}
+
+export interface SuggestRequest {
+  table: string;
+  tokenizer: Tokenizer;
+  query: ParsedQuery;
+  locale: string;
+  visibility: Visibility;
+  limit: number;
+}
+
+export interface SuggestRow {
+  entryId: string;
+  locale: string;
+  slug: string | null;
+  title: string;
+}
+
+/** The few operations that differ between SQLite (FTS5) and PostgreSQL (tsvector, pg_trgm). */
+export interface SearchEngine {
+  /** Can this database build an index with the tokenizer? (trigram needs pg_trgm on PostgreSQL.) */
+  supports(db: Kdb, tokenizer: Tokenizer): Promise<boolean>;
+  create(trx: Kdb, table: string, tokenizer: Tokenizer): Promise<void>;
+  drop(trx: Kdb, table: string): Promise<void>;
+  /**
+   * A bounded piece of compaction after a build filled the table (FTS5 merges its segments so
+   * searches read one b-tree); true when nothing is left to do.
+   */
+  compact(trx: Kdb, table: string): Promise<boolean>;
+  /** A build filled the table: refresh planner statistics so its indexes get used at once. */
+  built(trx: Kdb, table: string): Promise<void>;
+  /** Replace every document of the given entries with `docs` (which may be empty). */
+  write(trx: Kdb, table: string, tokenizer: Tokenizer, entryIds: string[], docs: SearchDoc[]): Promise<void>;
+  /**
+   * Entries whose documents do not match their row: written at or after `since` with no document
+   * or one made from another version, trashed with documents left, or gone with documents left.
+   */
+  stale(db: Kdb, table: string, entryTable: string, since: string): Promise<string[]>;
+  rank(db: Kdb, req: RankRequest): Promise<Candidate[]>;
+  passages(db: Kdb, req: RankRequest, candidates: Candidate[]): Promise<Passage[]>;
+  suggest(db: Kdb, req: SuggestRequest): Promise<SuggestRow[]>;
+  stats(db: Kdb, table: string): Promise<{ documents: number; sizeBytes: number | null }>;
+}
+
+/**
+ * Ranking reads every matching document's statistics, so a query that matches
+ * most of a large collection (a very common word) would cost a scan. Each
+ * collection ranks at most this many matches: the most recently written ones
+ * on SQLite, the first in table order on PostgreSQL. Selective queries never
+ * reach it; broad ones stay fast and still put the best of those first.
+ */
+export const RANK_WINDOW = 5_000;
+
+/** Snippet match markers: control characters, which indexed text never contains (text.ts strips them). */
+export const MARK_OPEN = '\u0001';
+export const MARK_CLOSE = '\u0002';
+
+/** Index table names: `_cms_fts_<collection id>_<generation>`, safe to quote as identifiers. */
+const TABLE_NAME = /^_cms_fts_[0-9a-z]{26}_[0-9]{1,9}$/;
+
+export function indexTableName(collectionId: string, generation: number): string {
+  return assertIndexTable(`_cms_fts_${collectionId.toLowerCase()}_${generation}`);
+}
+
+export function assertIndexTable(name: string): string {
+  if (!TABLE_NAME.test(name)) throw new Error(`unsafe search index table name: ${name}`);
+  return name;
+}
+
+/** Candidates that come after the keyset (same rule the SQL applies; used by tests of the rule). */
+export function afterKeyset(k: Keyset, score: number, id: string): boolean {
+  if (score !== k.score) return score < k.score;
+  return k.tie === 'include' || (k.tie === 'after' && id > k.id);
+}

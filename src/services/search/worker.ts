@@ -1,0 +1,62 @@
+import type { Logger } from '../../core/log.js';
+import type { BuildOps, IndexDeps } from './build.js';
+import { readAllSettings } from './settings.js';
+
+/** How often a process looks for index work (builds to finish, collections to index). */
+export const WORKER_INTERVAL_MS = 2_000;
+/** A worker pass steps one build at most this long before looking at the others. */
+const PASS_BUDGET_MS = 5_000;
+
+/**
+ * Background index work, in every process: finish builds that requests
+ * started (steps are serialised per collection, so processes never step on
+ * each other) and index collections whose `supports: search` was set without
+ * the search service seeing it (before migration 009, or by a direct write).
+ */
+export function workerOps(deps: IndexDeps, builds: BuildOps, log: Logger) {
+  const { ctx } = deps;
+
+  async function runOnce(): Promise<void> {
+    const snap = await deps.schema.snapshot();
+    const settings = await readAllSettings(ctx.db);
+    for (const c of snap.collections.values()) {
+      const s = settings.get(c.id);
+      const wanted = c.supports.includes('search');
+      const hasTables = !!(s?.index || s?.build);
+      if (wanted !== hasTables) {
+        await ctx.db.transaction().execute((trx) => builds.reconcile(trx, c.id, c, { reason: 'enabled' }));
+      }
+    }
+    for (const [id, s] of settings) {
+      if (!snap.collectionsById.has(id)) {
+        await ctx.db.transaction().execute((trx) => builds.reconcile(trx, id, null, { reason: 'collection deleted' }));
+      } else if (s.build) {
+        await builds.advance(id, PASS_BUDGET_MS);
+      }
+    }
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  function start(intervalMs = WORKER_INTERVAL_MS): void {
+    if (timer) return;
+    timer = setInterval(() => {
+      if (running) return;
+      running = runOnce()
+        .catch((err) => log.error({ err }, 'search index worker failed'))
+        .finally(() => {
+          running = null;
+        });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  async function stop(): Promise<void> {
+    if (timer) clearInterval(timer);
+    timer = null;
+    await running;
+  }
+
+  return { runOnce, start, stop };
+}
