@@ -53,7 +53,9 @@ export function parseMultipart<T>(request: Request, rules: MultipartRules<T>): P
       limits: {
         files: rules.files.length,
         fields: rules.fields.length,
-        parts: rules.files.length + rules.fields.length,
+        // busboy reports `partsLimit` when the count *reaches* the limit (files and fields: when exceeded),
+        // so one more than every accepted part: a body carrying each accepted part once is not refused.
+        parts: rules.files.length + rules.fields.length + 1,
         fieldSize: rules.maxFieldBytes,
         fieldNameSize: 100,
       },
@@ -91,6 +93,10 @@ export function parseMultipart<T>(request: Request, rules: MultipartRules<T>): P
       }
       open.add(stream);
       stream.once('close', () => open.delete(stream));
+      // `fail` may destroy this stream before `onFile` has piped it anywhere (it can still be awaiting its
+      // own set-up); without a listener of ours that error would be thrown as an uncaught exception and
+      // end the process. The consumer still sees the failure: a destroyed stream fails its pipeline.
+      stream.on('error', () => {});
       const part = { name, filename: info.filename ?? '', mimeType: info.mimeType ?? '', stream };
       const done = rules.onFile(part).then(
         (value) => {
