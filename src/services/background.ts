@@ -27,3 +27,34 @@ export function backgroundTasks(log: Logger) {
 }
 
 export type BackgroundTasks = ReturnType<typeof backgroundTasks>;
+
+/**
+ * A pass that repeats every `intervalMs` in each process (scheduler, sweeps, index builds): a pass never
+ * overlaps the previous one, a failure is logged and the next tick tries again, the timer does not keep
+ * the process alive, and `stop()` waits for a pass under way.
+ */
+export function periodic(log: Logger, what: string, defaultIntervalMs: number, pass: () => Promise<unknown>) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  function start(intervalMs = defaultIntervalMs): void {
+    if (timer) return;
+    timer = setInterval(() => {
+      if (running) return;
+      running = pass()
+        .catch((err) => log.error({ err }, `${what} failed`))
+        .finally(() => {
+          running = null;
+        });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  async function stop(): Promise<void> {
+    if (timer) clearInterval(timer);
+    timer = null;
+    await running;
+  }
+
+  return { start, stop };
+}

@@ -3,6 +3,7 @@ import type { RoleLevel } from '../../auth/roles.js';
 import { CmsError, isCmsError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Kdb } from '../../db/connect.js';
+import { periodic } from '../background.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { assertCanPublish } from './access.js';
 import type { ContentDeps } from './deps.js';
@@ -108,27 +109,5 @@ export function schedulerOps(deps: ContentDeps, log: Logger) {
     });
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-
-  function start(intervalMs = SCHEDULER_INTERVAL_MS): void {
-    if (timer) return;
-    timer = setInterval(() => {
-      if (running) return;
-      running = runOnce()
-        .catch((err) => log.error({ err }, 'scheduler run failed'))
-        .finally(() => {
-          running = null;
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
-  async function stop(): Promise<void> {
-    if (timer) clearInterval(timer);
-    timer = null;
-    await running;
-  }
-
-  return { runOnce, start, stop };
+  return { runOnce, ...periodic(log, 'scheduler run', SCHEDULER_INTERVAL_MS, runOnce) };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../../core/log.js';
+import { periodic } from '../background.js';
 import { type MediaDeps, nowIso } from './deps.js';
 import { keyInUse } from './rows.js';
 
@@ -45,27 +46,5 @@ export function sweeperOps(deps: MediaDeps, log: Logger) {
     }
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-
-  function start(intervalMs = SWEEP_INTERVAL_MS): void {
-    if (timer) return;
-    timer = setInterval(() => {
-      if (running) return;
-      running = runOnce()
-        .catch((err) => log.error({ err }, 'media sweep failed'))
-        .finally(() => {
-          running = null;
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
-  async function stop(): Promise<void> {
-    if (timer) clearInterval(timer);
-    timer = null;
-    await running;
-  }
-
-  return { runOnce, start, stop };
+  return { runOnce, ...periodic(log, 'media sweep', SWEEP_INTERVAL_MS, runOnce) };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../../core/log.js';
+import { periodic } from '../background.js';
 import type { BuildOps, IndexDeps } from './build.js';
 import { readAllSettings } from './settings.js';
 
@@ -36,27 +37,5 @@ export function workerOps(deps: IndexDeps, builds: BuildOps, log: Logger) {
     }
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-
-  function start(intervalMs = WORKER_INTERVAL_MS): void {
-    if (timer) return;
-    timer = setInterval(() => {
-      if (running) return;
-      running = runOnce()
-        .catch((err) => log.error({ err }, 'search index worker failed'))
-        .finally(() => {
-          running = null;
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
-  async function stop(): Promise<void> {
-    if (timer) clearInterval(timer);
-    timer = null;
-    await running;
-  }
-
-  return { runOnce, start, stop };
+  return { runOnce, ...periodic(log, 'search index worker', WORKER_INTERVAL_MS, runOnce) };
 }
