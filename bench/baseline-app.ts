@@ -113,6 +113,8 @@ function collectionBase(r: Row) {
     description: r.description,
     icon: r.icon,
     supports: json(r.supports),
+    // Stored as text: a pattern, or a JSON object of patterns per locale.
+    urlPattern: !r.url_pattern ? null : String(r.url_pattern).startsWith('{') ? json(r.url_pattern) : r.url_pattern,
     sortOrder: Number(r.sort_order),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
