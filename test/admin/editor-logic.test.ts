@@ -1,9 +1,17 @@
 /** The admin's editor logic (validation, timezone, save bodies), tested in Node; typechecked with the admin. */
 import { describe, expect, it } from 'vitest';
 import type { CollectionModel } from '../../admin/src/api/content';
-import { fromZonedInput, offsetLabel, toZonedInput } from '../../admin/src/lib/timezone';
+import {
+  formatInSiteZone,
+  fromZonedInput,
+  offsetLabel,
+  setSiteTimeZone,
+  siteTimeZone,
+  toZonedInput,
+} from '../../admin/src/lib/timezone';
 import { fieldError, formIssues } from '../../admin/src/lib/validate';
 import { changedKeys, createBody, type FormState, updateBody } from '../../admin/src/pages/content/editor/form';
+import { acceptFor, mediaValue } from '../../admin/src/pages/content/fields/MediaInput';
 
 describe('date and time in the site timezone', () => {
   it('reads a wall-clock time in the zone as UTC, both sides of a DST change', () => {
@@ -22,6 +30,62 @@ describe('date and time in the site timezone', () => {
     expect(offsetLabel('2027-07-15T08:00:00.000Z', 'Europe/Paris')).toBe('UTC+02:00');
     expect(offsetLabel('2027-01-15T08:00:00.000Z', 'Asia/Kolkata')).toBe('UTC+05:30');
     expect(offsetLabel('2027-01-15T08:00:00.000Z', 'America/New_York')).toBe('UTC-05:00');
+  });
+
+  it("uses the site's zone once the session names it, and the browser's before or for an unknown zone", () => {
+    const browser = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const other = browser === 'Asia/Kolkata' ? 'Europe/Paris' : 'Asia/Kolkata';
+    try {
+      setSiteTimeZone(other);
+      expect(siteTimeZone()).toBe(other);
+      expect(fromZonedInput('2027-01-15T10:00')).toBe(fromZonedInput('2027-01-15T10:00', other));
+      expect(formatInSiteZone('2027-01-15T04:30:00.000Z')).toContain(other.replace('_', ' '));
+      setSiteTimeZone('Mars/Olympus');
+      expect(siteTimeZone()).toBe(browser);
+    } finally {
+      setSiteTimeZone(null);
+    }
+    expect(siteTimeZone()).toBe(browser);
+  });
+});
+
+describe('media values chosen in the picker', () => {
+  const item = {
+    id: '01JMEDIAAAAAAAAAAAAAAAAAAA',
+    filename: 'cover.png',
+    mimeType: 'image/png',
+    size: 1234,
+    width: 40,
+    height: 30,
+    alt: 'Library alt',
+    url: 'http://cms.test/_cms/media/01JMEDIAAAAAAAAAAAAAAAAAAA',
+  } as never;
+
+  it('fills the shape the field rules accept, keeping alt text written for this use', () => {
+    expect(mediaValue('image', item, null)).toEqual({
+      id: '01JMEDIAAAAAAAAAAAAAAAAAAA',
+      provider: 'local',
+      src: 'http://cms.test/_cms/media/01JMEDIAAAAAAAAAAAAAAAAAAA',
+      mimeType: 'image/png',
+      width: 40,
+      height: 30,
+      alt: 'Library alt',
+    });
+    expect(mediaValue('image', item, { id: 'old', alt: 'Mine' }).alt).toBe('Mine');
+    expect(mediaValue('file', item, null)).toEqual({
+      id: '01JMEDIAAAAAAAAAAAAAAAAAAA',
+      provider: 'local',
+      filename: 'cover.png',
+      mimeType: 'image/png',
+      url: 'http://cms.test/_cms/media/01JMEDIAAAAAAAAAAAAAAAAAAA',
+      size: 1234,
+    });
+  });
+
+  it("offers the field's allowed types, or any image for an image field", () => {
+    expect(acceptFor('image', undefined)).toEqual(['image/*']);
+    expect(acceptFor('file', undefined)).toBeUndefined();
+    expect(acceptFor('file', { allowedMimeTypes: ['application/pdf'] })).toEqual(['application/pdf']);
   });
 });
 

@@ -50,6 +50,8 @@ export const createFolder = (name: string) => unwrap(api.POST('/media/folders', 
 export const renameFolder = (id: string, name: string) =>
   unwrap(api.PUT('/media/folders/{id}', { params: { path: { id } }, body: { name } }));
 export const deleteFolder = (id: string) => unwrap(api.DELETE('/media/folders/{id}', { params: { path: { id } } }));
+export const getMedia = (id: string) =>
+  unwrap(api.GET('/media/{id}', { params: { path: { id } } })).then((r) => r.item);
 export const updateMedia = (id: string, body: MediaUpdate) =>
   unwrap(api.PUT('/media/{id}', { params: { path: { id } }, body }));
 export const deleteMedia = (id: string) => unwrap(api.DELETE('/media/{id}', { params: { path: { id } } }));

@@ -2,13 +2,17 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { authApi, type Me } from '../api/auth';
 import { ApiError } from '../api/errors';
 import { ADMIN, EDITOR } from './roles';
+import { setSiteTimeZone } from './timezone';
 
 /** The signed-in user and site, or null when signed out (401). */
 export const meQuery = queryOptions({
   queryKey: ['me'],
   queryFn: async (): Promise<Me | null> => {
     try {
-      return await authApi.me();
+      const me = await authApi.me();
+      // Every date-time picker and schedule time uses the site's zone from here on.
+      setSiteTimeZone(me?.site?.timezone);
+      return me;
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return null;
       throw err;

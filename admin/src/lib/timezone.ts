@@ -1,10 +1,36 @@
 /**
- * The site's timezone for date and time pickers. The general settings will
- * carry it (GET /settings); until that exists the browser's own zone is used.
- * Every picker asks this one function, so switching the source is one change.
+ * The site's time zone (the `timezone` setting) for date and time pickers and
+ * schedule times. It arrives with the session (`/auth/me` carries the site's
+ * settings), which loads before any screen: `setSiteTimeZone` records it, and
+ * every picker asks `siteTimeZone`. Before sign-in, and for a zone this
+ * browser does not know, the browser's own zone is used.
  */
+let siteZone: string | null = null;
+
+export function setSiteTimeZone(zone: string | null | undefined): void {
+  if (!zone) {
+    siteZone = null;
+    return;
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    siteZone = zone;
+  } catch {
+    siteZone = null;
+  }
+}
+
 export function siteTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return siteZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+}
+
+/** An instant as a readable date and time in the site's zone, naming the zone ("12 Mar 2026, 09:00 Europe/Paris"). */
+export function formatInSiteZone(iso: string | null | undefined, timeZone = siteTimeZone()): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const text = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
+  return `${text} ${timeZone.replaceAll('_', ' ')}`;
 }
 
 const partsFormat = (timeZone: string) =>

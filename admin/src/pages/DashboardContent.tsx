@@ -6,6 +6,7 @@ import { contentModelQuery, type EntrySummary } from '../api/content';
 import { ErrorMessage, Spinner } from '../components/Feedback';
 import { formatDateTime } from '../lib/format';
 import { contentRights } from '../lib/permissions';
+import { formatInSiteZone } from '../lib/timezone';
 
 /** The content half of the dashboard: quick create, recent edits, my drafts, drafts to review, what goes live next. */
 export function DashboardContent({ me }: { me: Me }) {
@@ -127,7 +128,7 @@ function EntryTile({
                 {label(e.collection)} · {e.status}
                 {author && e.authorName ? ` · by ${e.authorName}` : ''}
                 {' · '}
-                {when ? formatDateTime(e.scheduledAt) : formatDateTime(e.updatedAt)}
+                {when ? formatInSiteZone(e.scheduledAt) : formatDateTime(e.updatedAt)}
               </span>
             </li>
           ))}

@@ -165,7 +165,6 @@ export function createSettingsService(ctx: ServiceContext) {
     };
     for (const key of MEDIA_SETTINGS) if (media[key] !== undefined) values[key] = media[key] || null;
     if (issues.length) throw issuesError('Invalid settings', issues);
-    await checkMediaReferences(ctx.db, media);
     return values;
   }
 
@@ -173,6 +172,10 @@ export function createSettingsService(ctx: ServiceContext) {
     requirePermission(actor, 'settings:manage');
     const values = await toValues(input);
     return inTransaction(ctx.db, async (trx) => {
+      // In the writing transaction, so the items cannot be deleted between the check and the write.
+      const media: Partial<Record<(typeof MEDIA_SETTINGS)[number], string | null>> = {};
+      for (const key of MEDIA_SETTINGS) if (typeof values[key] === 'string') media[key] = values[key] as string;
+      await checkMediaReferences(trx, media);
       await store.write(values, trx);
       return load(trx);
     });

@@ -8,19 +8,34 @@ export type MediaSetting = (typeof MEDIA_SETTINGS)[number];
 const MEDIA_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
- * The one place where media references in settings are checked. Today: the
- * shape of a media ID. When the media library's table exists, this is where
- * each ID must also name a ready item of `_cms_media` (same issues, same paths).
+ * The one place where media references in settings are checked: each ID must
+ * have the shape of a media ID and name a ready item of the library
+ * (`_cms_media`), read inside the caller's transaction so a concurrent delete
+ * cannot slip between the check and the write.
  */
-export async function checkMediaReferences(
-  _db: Kdb,
-  refs: Partial<Record<MediaSetting, string | null>>,
-): Promise<void> {
+export async function checkMediaReferences(db: Kdb, refs: Partial<Record<MediaSetting, string | null>>): Promise<void> {
   const issues: ValidationIssue[] = [];
+  const wanted = new Map<string, string[]>();
   for (const [setting, id] of Object.entries(refs)) {
     if (id === null || id === undefined) continue;
     if (!MEDIA_ID.test(id)) {
       issues.push({ path: setting.split('.'), code: 'invalid_media_id', message: 'must be the ID of a media item' });
+      continue;
+    }
+    wanted.set(id, [...(wanted.get(id) ?? []), setting]);
+  }
+  if (wanted.size) {
+    const rows = await db
+      .selectFrom('_cms_media')
+      .select(['id', 'status'])
+      .where('id', 'in', [...wanted.keys()])
+      .execute();
+    const ready = new Set(rows.filter((r) => r.status === 'ready').map((r) => r.id));
+    for (const [id, settings] of wanted) {
+      if (ready.has(id)) continue;
+      for (const setting of settings) {
+        issues.push({ path: setting.split('.'), code: 'not_found', message: `media item ${id} is not in the library` });
+      }
     }
   }
   if (issues.length) throw issuesError('Invalid media references', issues);

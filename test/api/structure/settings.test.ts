@@ -2,14 +2,17 @@ import { expect, it } from 'vitest';
 import { ROLES } from '../../../src/auth/roles.js';
 import { call, testCms } from '../../helpers/cms.js';
 import { describeEachDialect } from '../../helpers/db.js';
+import { mediaCms, png, uploaded } from '../../helpers/media.js';
 import { setupSite } from '../../helpers/session.js';
 import { ok } from './helpers.js';
 
-const MEDIA = '01JAAAAAAAAAAAAAAAAAAAAAAA';
+/** A well-formed media ID that names no item of the library. */
+const MISSING = '01JAAAAAAAAAAAAAAAAAAAAAAA';
 
 describeEachDialect('site settings', (dialect) => {
   it('reads defaults, changes only what is sent, and resets with null', async () => {
-    const cms = await testCms(dialect);
+    const cms = await mediaCms(dialect);
+    const MEDIA = (await uploaded(cms, await png())).id as string;
     expect(await ok(cms, 'GET', '/settings')).toEqual({
       title: null,
       tagline: null,
@@ -93,7 +96,9 @@ describeEachDialect('site settings', (dialect) => {
       [{ siteUrl: 'example.com' }, ['siteUrl']],
       [{ logo: 'not-a-media-id' }, ['logo']],
       [{ seo: { defaultOgImage: 'x' } }, ['seo', 'defaultOgImage']],
-      [{ favicon: MEDIA, unknown: 1 }, []],
+      [{ favicon: MISSING, unknown: 1 }, []],
+      [{ logo: MISSING }, ['logo']],
+      [{ seo: { defaultOgImage: MISSING } }, ['seo', 'defaultOgImage']],
     ] as const) {
       const res = await call(cms, 'PUT', '/settings', {
         token: cms.adminToken,
@@ -102,6 +107,9 @@ describeEachDialect('site settings', (dialect) => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       if (path.length) expect(res.body.error.details.issues[0].path, JSON.stringify(body)).toEqual(path);
+      if (JSON.stringify(body).includes(MISSING) && path.length) {
+        expect(res.body.error.details.issues[0]).toMatchObject({ code: 'not_found' });
+      }
     }
     expect(await ok(cms, 'GET', '/settings')).toMatchObject({ title: 'Kept', favicon: null, timezone: 'UTC' });
   });

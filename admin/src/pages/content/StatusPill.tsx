@@ -1,5 +1,5 @@
 import type { ContentItem } from '../../api/content';
-import { formatDateTime } from '../../lib/format';
+import { formatInSiteZone } from '../../lib/timezone';
 
 const LABEL: Record<string, string> = {
   draft: 'Draft',
@@ -15,7 +15,7 @@ export function StatusPill({ item }: { item: Pick<ContentItem, 'status' | 'hasDr
       <span className={`pill pill--${item.status}`}>{LABEL[item.status] ?? item.status}</span>
       {item.status === 'published' && item.hasDraft ? <span className="pill pill--draft">Changes pending</span> : null}
       {item.status === 'scheduled' && item.scheduledAt ? (
-        <span className="cell-sub">for {formatDateTime(item.scheduledAt)}</span>
+        <span className="cell-sub">for {formatInSiteZone(item.scheduledAt)}</span>
       ) : null}
     </span>
   );

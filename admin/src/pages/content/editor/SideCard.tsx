@@ -5,7 +5,7 @@ import { ConfirmButton } from '../../../components/ConfirmButton';
 import { formatDateTime } from '../../../lib/format';
 import type { ContentRights } from '../../../lib/permissions';
 import { modLabel } from '../../../lib/shortcuts';
-import { fromZonedInput, offsetLabel, siteTimeZone } from '../../../lib/timezone';
+import { formatInSiteZone, fromZonedInput, offsetLabel, siteTimeZone } from '../../../lib/timezone';
 import { StatusPill } from '../StatusPill';
 
 export type LifecycleAction =
@@ -79,7 +79,7 @@ export function SideCard({
         {item.scheduledAt ? (
           <div>
             <dt>Scheduled</dt>
-            <dd>{formatDateTime(item.scheduledAt)}</dd>
+            <dd>{formatInSiteZone(item.scheduledAt, zone)}</dd>
           </div>
         ) : null}
         <div>

@@ -1,36 +1,91 @@
-import type { ReactNode } from 'react';
+import type { MediaItem } from '../../../api/media';
+import { MediaChooser } from '../../../components/media/MediaChooser';
 import type { InputProps } from './FieldInput';
 
-/**
- * Image and file fields. The media library (with its picker) is being built
- * separately: it plugs in here, through `mediaPicker`, and this is the only
- * place that changes. Until then the field shows what it holds and says why it
- * cannot be changed, instead of offering a control that fails.
- */
-export type MediaPicker = (props: InputProps) => ReactNode;
-export let mediaPicker: MediaPicker | null = null;
+type Stored = Record<string, unknown> & { id?: string; filename?: string; src?: string; url?: string; alt?: string };
 
-export function registerMediaPicker(picker: MediaPicker): void {
-  mediaPicker = picker;
+/** What the field stores for a library item: the shape the field rules accept (spec 2, image and file). */
+export function mediaValue(type: 'image' | 'file', item: MediaItem, previous: Stored | null): Stored {
+  if (type === 'file') {
+    return {
+      id: item.id,
+      provider: 'local',
+      filename: item.filename,
+      mimeType: item.mimeType,
+      url: item.url,
+      size: item.size,
+    };
+  }
+  const value: Stored = { id: item.id, provider: 'local', src: item.url, mimeType: item.mimeType };
+  if (item.width !== null) value.width = item.width;
+  if (item.height !== null) value.height = item.height;
+  // Alt text written for this use wins over the library's default.
+  const alt = previous?.alt || item.alt;
+  if (alt) value.alt = alt;
+  if (previous?.darkVariant) value.darkVariant = previous.darkVariant;
+  return value;
 }
 
-export function MediaInput(props: InputProps) {
-  if (mediaPicker) return <>{mediaPicker(props)}</>;
-  const { value, field, id } = props;
-  const v = value as { filename?: string; src?: string; alt?: string; id?: string } | null;
-  const label = v ? v.filename || v.alt || v.src || v.id : null;
+/** The MIME types a field accepts: its allowlist, else every image for an image field. */
+export function acceptFor(
+  type: 'image' | 'file',
+  validation: Record<string, unknown> | undefined,
+): string[] | undefined {
+  const list = validation?.allowedMimeTypes;
+  if (Array.isArray(list) && list.length) return list.filter((m): m is string => typeof m === 'string');
+  return type === 'image' ? ['image/*'] : undefined;
+}
+
+/**
+ * Image and file fields: the chosen item with its thumbnail, chosen from the
+ * media library or uploaded through the media picker. Image fields also keep
+ * alt text for this use (the library's alt text is the starting value).
+ */
+export function MediaInput({ field, value, onChange, id, describedBy, invalid, disabled }: InputProps) {
+  const type = field.type === 'file' ? 'file' : 'image';
+  const v = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Stored) : null;
+  const mediaId = typeof v?.id === 'string' && v.id ? v.id : null;
+  const provider = typeof v?.provider === 'string' ? v.provider : 'local';
+  const external = v !== null && provider !== 'local';
   return (
-    <div className="media-slot" id={id} aria-disabled="true">
-      <span className="media-slot__icon" aria-hidden="true">
-        {field.type === 'image' ? 'IMG' : 'FILE'}
-      </span>
-      <div>
-        <p className="media-slot__title">{label ? `Current ${field.type}: ${label}` : `No ${field.type} selected`}</p>
+    <div className="media-input" id={id}>
+      <MediaChooser
+        mediaId={external ? null : mediaId}
+        fallbackLabel={v ? v.filename || v.alt || v.src || v.url || null : null}
+        noun={type}
+        accept={acceptFor(type, field.validation)}
+        labelledBy={`${id}-label`}
+        describedBy={describedBy}
+        invalid={invalid}
+        disabled={disabled}
+        onPick={(item) => onChange(mediaValue(type, item, v))}
+        onClear={() => onChange(null)}
+      />
+      {external ? (
         <p className="field__hint">
-          Choosing {field.type === 'image' ? 'images' : 'files'} needs the media library, which is not available on this
-          site yet. The current value is kept when you save.
+          Currently an asset of the “{provider}” provider ({String(v?.src ?? v?.url ?? v?.id)}). Choosing from the
+          library replaces it.
         </p>
-      </div>
+      ) : null}
+      {type === 'image' && mediaId ? (
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-alt`}>
+            Alternative text <span className="field__optional">(for this use)</span>
+          </label>
+          <input
+            id={`${id}-alt`}
+            className="input input--small"
+            disabled={disabled}
+            value={typeof v?.alt === 'string' ? v.alt : ''}
+            onChange={(e) => {
+              const next: Stored = { ...(v as Stored) };
+              if (e.target.value) next.alt = e.target.value;
+              else delete next.alt;
+              onChange(next);
+            }}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { checkUrl } from '../../../../../src/services/fields/url';
 import type { FieldLike } from '../../../api/content';
 import { Button } from '../../../components/Button';
+import { MediaChooser } from '../../../components/media/MediaChooser';
 import { blockFields } from './blockFields';
 import { useEditorContext } from './context';
+import { mediaValue } from './MediaInput';
 
 type Obj = Record<string, unknown> & { _key: string; _type: string };
 
@@ -51,8 +53,32 @@ export function BlockObjectView(props: BlockObjectRenderProps) {
             </span>
           )}
         </div>
+        {node._type === 'image' ? (
+          <MediaChooser
+            mediaId={typeof node.id === 'string' && node.id && (node.provider ?? 'local') === 'local' ? node.id : null}
+            fallbackLabel={typeof node.src === 'string' ? node.src : null}
+            noun="image"
+            accept={['image/*']}
+            disabled={ctx.readOnly}
+            onPick={(item) => {
+              // The block keeps the image field's shape (id, provider, src …) so every reader treats both alike.
+              const { _key, _type, ...previous } = node;
+              const next = mediaValue('image', item, previous);
+              const unset = Object.keys(previous).filter((k) => !(k in next));
+              editor.send({ type: 'block.set', at, props: next });
+              if (unset.length) editor.send({ type: 'block.unset', at, props: unset });
+            }}
+            onClear={() =>
+              editor.send({ type: 'block.unset', at, props: ['id', 'provider', 'src', 'width', 'height', 'mimeType'] })
+            }
+          />
+        ) : null}
         {/* Only same-site images preview: the admin's content security policy keeps other hosts out. */}
-        {node._type === 'image' && typeof node.src === 'string' && node.src.startsWith('/') && !checkUrl(node.src) ? (
+        {node._type === 'image' &&
+        !node.id &&
+        typeof node.src === 'string' &&
+        node.src.startsWith('/') &&
+        !checkUrl(node.src) ? (
           <img className="pt-object__img" src={node.src} alt={String(node.alt ?? '')} />
         ) : null}
         {!editing ? (

@@ -64,11 +64,45 @@ const merge = (base: Named[], extra: Set<string>): Named[] => [
   ...[...extra].filter((n) => !base.some((b) => b.name === n)).map((name) => ({ name, title: name })),
 ];
 
+type PtField = { name: string; type: 'string' | 'number' | 'boolean' | 'object' | 'array' };
+
+/** The image block keeps an image field's shape, so library images in rich text and in fields read alike. */
+const IMAGE_FIELDS: PtField[] = [
+  { name: 'id', type: 'string' },
+  { name: 'provider', type: 'string' },
+  { name: 'src', type: 'string' },
+  { name: 'alt', type: 'string' },
+  { name: 'width', type: 'number' },
+  { name: 'height', type: 'number' },
+  { name: 'mimeType', type: 'string' },
+];
+
+function ptFieldType(type: string): PtField['type'] {
+  if (type === 'number' || type === 'integer') return 'number';
+  if (type === 'boolean') return 'boolean';
+  if (['multiSelect', 'repeater', 'blocks', 'portableText'].includes(type)) return 'array';
+  if (['image', 'file', 'json', 'reference'].includes(type)) return 'object';
+  return 'string';
+}
+
+/**
+ * The editor only sets properties its schema declares on a block object, so
+ * each block type declares the fields of all its versions (and `_version`).
+ */
+function blockTypeFields(b: BlockType): PtField[] {
+  const out = new Map<string, PtField>([['_version', { name: '_version', type: 'number' }]]);
+  for (const v of b.versions) {
+    for (const f of v.fields) if (!out.has(f.slug)) out.set(f.slug, { name: f.slug, type: ptFieldType(f.type) });
+  }
+  for (const f of b.fields) if (!out.has(f.slug)) out.set(f.slug, { name: f.slug, type: ptFieldType(f.type) });
+  return [...out.values()];
+}
+
 export function ptSchema(value: PortableTextBlock[] | undefined, blockTypes: BlockType[]) {
   const found = collect(value);
-  const blockObjects: Named[] = [
-    { name: 'image', title: 'Image' },
-    ...blockTypes.map((b) => ({ name: b.slug, title: b.label })),
+  const blockObjects: Array<Named & { fields?: PtField[] }> = [
+    { name: 'image', title: 'Image', fields: IMAGE_FIELDS },
+    ...blockTypes.map((b) => ({ name: b.slug, title: b.label, fields: blockTypeFields(b) })),
   ];
   return defineSchema({
     styles: merge(STYLES, found.styles),
