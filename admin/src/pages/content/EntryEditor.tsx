@@ -19,6 +19,7 @@ import { LockBanner } from './editor/LockBanner';
 import { ComparePanel, ReferencesPanel, RevisionsPanel, TranslationsPanel } from './editor/Panels';
 import { type LifecycleAction, SideCard } from './editor/SideCard';
 import { SlugField } from './editor/SlugField';
+import { TermsPanel } from './editor/TermsPanel';
 import { useEditLock } from './editor/useEditLock';
 import { blockFields } from './fields/blockFields';
 import { EditorContext, type EditorContextValue } from './fields/context';
@@ -567,6 +568,7 @@ export function EntryEditorPage({
             readOnly={readOnly}
             canManage={rights.canManageBylines}
           />
+          {item ? <TermsPanel collection={c.slug} entryId={item.id} locale={item.locale} readOnly={readOnly} /> : null}
           {item && locales.length > 1 ? (
             <TranslationsPanel c={c} item={item} locales={locales} canCreate={rights.canCreate} />
           ) : null}

@@ -12,6 +12,7 @@ import { contentRights } from '../../lib/permissions';
 import { useShortcuts } from '../../lib/shortcuts';
 import { markDataArrived, useRenderTiming } from '../../lib/timing';
 import { type BulkAction, BulkBar, BulkReport, type BulkResult, runBulk } from './BulkBar';
+import { ListSearchResults } from './ListSearchResults';
 import { ListToolbar } from './ListToolbar';
 import type { EntryListSearch } from './listSearch';
 import { StatusPill } from './StatusPill';
@@ -29,7 +30,6 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
   const model = useQuery({ ...contentModelQuery(locale), enabled: Boolean(locale) });
   const c = (model.data ?? base.data)?.collections.find((x) => x.slug === collection);
   const trash = search.view === 'trash';
-  const [extra, setExtra] = useState<Record<string, string | undefined>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulk, setBulk] = useState<{ action: BulkAction; done: number; total: number; results?: BulkResult[] } | null>(
     null,
@@ -59,9 +59,11 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
     bylineId: search.byline,
     // A byline linked to a person also finds that person's entries without credits.
     includeAuthorByline: search.byline ? 'true' : undefined,
+    term: search.term,
     limit: PAGE,
-    ...extra,
   };
+  // A search replaces the list with ranked matches (collections with full-text search only).
+  const searching = Boolean(search.q && !trash && c?.supports.includes('search'));
   const list = useInfiniteQuery({
     queryKey: ['content', collection, trash ? 'trash' : 'list', query, start ?? ''],
     initialPageParam: start,
@@ -74,7 +76,7 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
       markDataArrived('entry-list');
       return data;
     },
-    enabled: Boolean(c),
+    enabled: Boolean(c) && !searching,
   });
 
   const items = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
@@ -148,7 +150,7 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
   const titleOf = (i: ContentItem) => entryTitle(i, c.titleField);
   const allLoadedSelected = items.length > 0 && items.every((i) => selected.has(i.id));
   const total = trash ? c.counts.trashed : search.status ? c.counts[search.status] : c.counts.all;
-  const filtered = Boolean(search.status || search.filters || search.byline || Object.values(extra).some(Boolean));
+  const filtered = Boolean(search.status || search.filters || search.byline || search.term);
   const bulkActions: BulkAction[] = trash
     ? ['restore', ...(rights.canDeleteForever ? (['permanent'] as const) : [])]
     : rights.canPublish(null)
@@ -210,14 +212,17 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
         </>
       }
     >
-      <ListToolbar
-        collection={c}
-        locales={locales}
-        locale={locale}
-        search={search}
-        onSearch={setSearch}
-        onExtra={(p) => setExtra((prev) => ({ ...prev, ...p }))}
-      />
+      <ListToolbar collection={c} locales={locales} locale={locale} search={search} onSearch={setSearch} />
+      {searching ? (
+        <ListSearchResults
+          collection={collection}
+          locale={locale}
+          q={search.q ?? ''}
+          status={search.status}
+          otherFilters={Boolean(search.filters || search.byline || search.term || search.orderBy)}
+          onClear={() => setSearch({ q: undefined })}
+        />
+      ) : null}
       {bulk?.results ? <BulkReport action={bulk.action} results={bulk.results} onClose={() => setBulk(null)} /> : null}
       {bulk && !bulk.results ? (
         <p className="loading" role="status">
@@ -234,102 +239,110 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
           onClear={() => setSelected(new Set())}
         />
       ) : null}
-      {list.isError ? <ErrorMessage error={list.error} /> : null}
-      {list.isPending ? <Spinner label="Loading entries…" /> : null}
-      {list.isSuccess && items.length === 0 ? (
-        <EmptyList
-          trash={trash}
-          filtered={filtered}
-          label={c.labelSingular}
-          canCreate={rights.canCreate}
-          onReset={() =>
-            navigate({
-              to: '/content/$collection',
-              params: { collection },
-              search: { locale: search.locale, view: search.view },
-            })
-          }
-        />
-      ) : null}
-      {items.length ? (
-        <div className="vlist card" ref={scroller} data-testid="entry-list">
-          <table className="table vtable" aria-rowcount={total + 1}>
-            <caption className="visually-hidden">
-              {c.label}: {items.length} of {total} loaded
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className="cell-check">
-                  <input
-                    type="checkbox"
-                    aria-label="Select every loaded entry"
-                    checked={allLoadedSelected}
-                    onChange={(e) => setSelected(e.target.checked ? new Set(items.map((i) => i.id)) : new Set())}
-                  />
-                </th>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Locale</th>
-                <th scope="col">{trash ? 'Trashed' : 'Updated'}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows[0]?.start ? <tr className="vspacer" style={{ height: rows[0].start }} /> : null}
-              {rows.map((r) => {
-                const item = items[r.index];
-                return (
-                  <tr key={item.id} data-index={r.index} ref={virtual.measureElement} aria-rowindex={r.index + 2}>
-                    <td className="cell-check">
+      {searching ? null : (
+        <>
+          {list.isError ? <ErrorMessage error={list.error} /> : null}
+          {list.isPending ? <Spinner label="Loading entries…" /> : null}
+          {list.isSuccess && items.length === 0 ? (
+            <EmptyList
+              trash={trash}
+              filtered={filtered}
+              label={c.labelSingular}
+              canCreate={rights.canCreate}
+              onReset={() =>
+                navigate({
+                  to: '/content/$collection',
+                  params: { collection },
+                  search: { locale: search.locale, view: search.view },
+                })
+              }
+            />
+          ) : null}
+          {items.length ? (
+            <div className="vlist card" ref={scroller} data-testid="entry-list">
+              <table className="table vtable" aria-rowcount={total + 1}>
+                <caption className="visually-hidden">
+                  {c.label}: {items.length} of {total} loaded
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="cell-check">
                       <input
                         type="checkbox"
-                        aria-label={`Select ${titleOf(item)}`}
-                        checked={selected.has(item.id)}
-                        onChange={(e) => {
-                          const next = new Set(selected);
-                          if (e.target.checked) next.add(item.id);
-                          else next.delete(item.id);
-                          setSelected(next);
-                        }}
+                        aria-label="Select every loaded entry"
+                        checked={allLoadedSelected}
+                        onChange={(e) => setSelected(e.target.checked ? new Set(items.map((i) => i.id)) : new Set())}
                       />
-                    </td>
-                    <td data-label="Title">
-                      <Link to="/content/$collection/$id" params={{ collection, id: item.id }} className="cell-title">
-                        {titleOf(item)}
-                      </Link>
-                      <span className="cell-sub">{item.slug}</span>
-                    </td>
-                    <td data-label="Status">
-                      <StatusPill item={item} />
-                    </td>
-                    <td data-label="Locale">
-                      <span className="pill">{item.locale}</span>
-                    </td>
-                    <td data-label={trash ? 'Trashed' : 'Updated'} className="cell-date">
-                      {formatDateTime(trash ? item.trashedAt : item.updatedAt)}
-                    </td>
+                    </th>
+                    <th scope="col">Title</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Locale</th>
+                    <th scope="col">{trash ? 'Trashed' : 'Updated'}</th>
                   </tr>
-                );
-              })}
-              {rows.length ? (
-                <tr className="vspacer" style={{ height: virtual.getTotalSize() - (rows.at(-1)?.end ?? 0) }} />
-              ) : null}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <p className="pager__status" aria-live="polite">
-        {items.length.toLocaleString()} of {total.toLocaleString()}
-        {filtered ? ' (filtered)' : ''} loaded
-        {list.isFetchingNextPage ? ' · loading more…' : ''}
-        {search.cursor ? (
-          <>
-            {' · '}
-            <Link to="/content/$collection" params={{ collection }} search={{ ...search, cursor: undefined }}>
-              Back to the first page
-            </Link>
-          </>
-        ) : null}
-      </p>
+                </thead>
+                <tbody>
+                  {rows[0]?.start ? <tr className="vspacer" style={{ height: rows[0].start }} /> : null}
+                  {rows.map((r) => {
+                    const item = items[r.index];
+                    return (
+                      <tr key={item.id} data-index={r.index} ref={virtual.measureElement} aria-rowindex={r.index + 2}>
+                        <td className="cell-check">
+                          <input
+                            type="checkbox"
+                            aria-label={`Select ${titleOf(item)}`}
+                            checked={selected.has(item.id)}
+                            onChange={(e) => {
+                              const next = new Set(selected);
+                              if (e.target.checked) next.add(item.id);
+                              else next.delete(item.id);
+                              setSelected(next);
+                            }}
+                          />
+                        </td>
+                        <td data-label="Title">
+                          <Link
+                            to="/content/$collection/$id"
+                            params={{ collection, id: item.id }}
+                            className="cell-title"
+                          >
+                            {titleOf(item)}
+                          </Link>
+                          <span className="cell-sub">{item.slug}</span>
+                        </td>
+                        <td data-label="Status">
+                          <StatusPill item={item} />
+                        </td>
+                        <td data-label="Locale">
+                          <span className="pill">{item.locale}</span>
+                        </td>
+                        <td data-label={trash ? 'Trashed' : 'Updated'} className="cell-date">
+                          {formatDateTime(trash ? item.trashedAt : item.updatedAt)}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                  {rows.length ? (
+                    <tr className="vspacer" style={{ height: virtual.getTotalSize() - (rows.at(-1)?.end ?? 0) }} />
+                  ) : null}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          <p className="pager__status" aria-live="polite">
+            {items.length.toLocaleString()} of {total.toLocaleString()}
+            {filtered ? ' (filtered)' : ''} loaded
+            {list.isFetchingNextPage ? ' · loading more…' : ''}
+            {search.cursor ? (
+              <>
+                {' · '}
+                <Link to="/content/$collection" params={{ collection }} search={{ ...search, cursor: undefined }}>
+                  Back to the first page
+                </Link>
+              </>
+            ) : null}
+          </p>
+        </>
+      )}
     </Page>
   );
 }

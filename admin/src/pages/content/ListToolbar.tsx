@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { bylinesApi } from '../../api/bylines';
 import type { CollectionModel } from '../../api/content';
 import { Button } from '../../components/Button';
+import { ListSearchField, TermFilters } from './ListFinders';
 import { decodeFilters, type EntryListSearch, encodeFilters, type FieldFilter } from './listSearch';
-import { listToolbarSlots } from './slots';
 
 const SYSTEM_ORDERS = [
   { value: 'createdAt', label: 'Created' },
@@ -21,21 +21,19 @@ const OPS: Array<{ value: FieldFilter['op']; label: string }> = [
   { value: 'lte', label: '≤' },
 ];
 
-/** Locale, status, author byline, order and indexed-field filters; every change lands in the address. */
+/** Search, locale, status, author byline, terms, order and indexed-field filters; every change lands in the address. */
 export function ListToolbar({
   collection,
   locales,
   locale,
   search,
   onSearch,
-  onExtra,
 }: {
   collection: CollectionModel;
   locales: string[];
   locale: string;
   search: EntryListSearch;
   onSearch: (patch: Partial<EntryListSearch>) => void;
-  onExtra: (params: Record<string, string | undefined>) => void;
 }) {
   const indexed = collection.fields.filter((f) => f.indexed);
   const filters = decodeFilters(search.filters);
@@ -44,12 +42,19 @@ export function ListToolbar({
     queryFn: () => bylinesApi.list({ locale, limit: 100 }),
     staleTime: 60_000,
   });
-  const Search = listToolbarSlots.search;
-  const Terms = listToolbarSlots.terms;
   const trash = search.view === 'trash';
   return (
     <search className="list-toolbar" aria-label="Filter and sort entries">
-      {Search ? <Search collection={collection.slug} locale={locale} onFilter={onExtra} /> : null}
+      {trash ? null : (
+        <ListSearchField
+          collection={collection.slug}
+          label={collection.label}
+          locale={locale}
+          searchable={collection.supports.includes('search')}
+          q={search.q}
+          onQuery={(q) => onSearch({ q })}
+        />
+      )}
       <div className="list-toolbar__row">
         {locales.length > 1 ? (
           <label className="mini-field">
@@ -126,7 +131,12 @@ export function ListToolbar({
         >
           {search.order === 'asc' ? '↑ Ascending' : '↓ Descending'}
         </Button>
-        {Terms ? <Terms collection={collection.slug} locale={locale} onFilter={onExtra} /> : null}
+        <TermFilters
+          collection={collection.slug}
+          locale={locale}
+          term={search.term}
+          onTerm={(term) => onSearch({ term })}
+        />
       </div>
       {indexed.length ? (
         <FieldFilters

@@ -8,6 +8,10 @@ export interface EntryListSearch {
   /** JSON object of indexed-field filters (the API's fieldFilters). */
   filters?: string;
   byline?: string;
+  /** Full-text search (collections with `supports: search`): the list shows the search API's ranked matches. */
+  q?: string;
+  /** A taxonomy term, `<taxonomy>:<slug>` (the content list's `term` parameter). */
+  term?: string;
   /** Cursor of the first loaded page (a shared link resumes there). */
   cursor?: string;
 }
@@ -25,6 +29,8 @@ export function parseListSearch(s: Record<string, unknown>): EntryListSearch {
     order: order === 'asc' || order === 'desc' ? order : undefined,
     filters: str(s.filters),
     byline: str(s.byline),
+    q: str(s.q),
+    term: str(s.term),
     cursor: str(s.cursor),
   };
 }
