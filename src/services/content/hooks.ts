@@ -56,6 +56,12 @@ export interface EntryChange {
   translationOf?: string;
   /** `duplicate`: the entry copied. */
   duplicateOf?: string;
+  /**
+   * `update`: each entry's data (its pending draft's when it has one) as it
+   * was before this write, by entry ID, so listeners can tell changed values
+   * from values the write left alone.
+   */
+  previous?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   actor: Actor;
   now: string;
 }

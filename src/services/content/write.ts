@@ -277,6 +277,7 @@ export function writeOps(deps: ContentDeps) {
         collection: c,
         ids: [id],
         group: row.translation_group,
+        previous: { [id]: current },
         actor,
         now,
       });

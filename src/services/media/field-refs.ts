@@ -15,10 +15,12 @@ import { mimeAllowed } from './mime.js';
  * shape rules. Repeater image sub-fields and image/file fields of blocks are
  * checked too.
  *
- * The listener sees the entry after the write, not the values the caller sent,
- * so it checks the whole new state. Checking only changed values would need
- * the previous state from the write path (a `validateMedia(trx, changes)` call
- * beside `validateEntryData` in content/write.ts).
+ * The listener reads the entry as the write left it. On an update it checks
+ * only the values the write changed: a reference the entry already held at the
+ * same place (same item, same written `mimeType`) is left alone, so an
+ * unrelated edit does not fail because an item used elsewhere in the entry was
+ * deleted since. The write path hands over the previous state
+ * (`EntryChange.previous`).
  */
 interface MediaRef {
   id: string;
@@ -74,6 +76,9 @@ function collect(
   }
 }
 
+/** Identity of a reference at its place: an unchanged one has the same key before and after. */
+const refKey = (r: MediaRef) => JSON.stringify([r.path, r.id, r.mimeType ?? null]);
+
 const hasMediaFields = (fields: readonly FieldDefinition[]): boolean =>
   fields.some((f) => f.type === 'image' || f.type === 'file' || f.type === 'repeater' || f.type === 'blocks');
 
@@ -101,7 +106,16 @@ export function mediaFieldListener(snapshot: () => Promise<SchemaSnapshot>) {
     const refs: MediaRef[] = [];
     for (const id of change.ids) {
       const data = await currentData(trx, change, id);
-      if (data) collect(change.collection.fields, data, ['data'], snap, refs);
+      if (!data) continue;
+      const found: MediaRef[] = [];
+      collect(change.collection.fields, data, ['data'], snap, found);
+      const before = change.kind === 'update' ? change.previous?.[id] : undefined;
+      if (before) {
+        const held: MediaRef[] = [];
+        collect(change.collection.fields, before as Record<string, unknown>, ['data'], snap, held);
+        const unchanged = new Set(held.map(refKey));
+        refs.push(...found.filter((r) => !unchanged.has(refKey(r))));
+      } else refs.push(...found);
     }
     if (!refs.length) return;
     const ids = [...new Set(refs.map((r) => r.id))];

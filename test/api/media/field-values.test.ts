@@ -132,4 +132,36 @@ describeEachDialect('Image and file field values against the library', (dialect)
     });
     expect(good.status).toBe(200);
   });
+
+  it('on update checks only the media values that changed: an unrelated edit survives a deleted item', async () => {
+    const cms = await mediaCms(dialect);
+    await setup(cms);
+    const gone = await uploaded(cms, await png(10, 10));
+    const other = await uploaded(cms, await png(13, 13));
+    const photo = await uploaded(cms, await jpeg(12, 12), { name: 'p.jpg', type: 'image/jpeg' });
+    const entry = await createEntry(cms, {
+      data: { title: 'T', cover: imageValue(gone), gallery: [{ photo: imageValue(photo) }] },
+    });
+    const id = entry.item.id;
+    const put = (data: Record<string, unknown>) =>
+      call(cms, 'PUT', `/content/posts/${id}`, { token: cms.adminToken, body: { data } });
+    // The item leaves the library while the entry still points at it (as a deletion elsewhere can leave it).
+    await cms.ctx.db.deleteFrom('_cms_media').where('id', '=', gone.id).execute();
+
+    expect((await put({ title: 'Renamed' })).status).toBe(200);
+    // Sending the value it already holds is no change either.
+    expect((await put({ title: 'Again', cover: imageValue(gone) })).status).toBe(200);
+    // Changed values are still checked, wherever they are.
+    const bad = await put({ gallery: [{ photo: imageValue(photo) }, { photo: { id: MISSING } }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues.map((i: any) => i.path)).toEqual([['data', 'gallery', 1, 'photo', 'id']]);
+    expect((await put({ cover: imageValue(other) })).status).toBe(200);
+    // Going back to the deleted item is a change, and refused.
+    const back = await put({ cover: imageValue(gone) });
+    expect(back.status).toBe(400);
+    expect(back.body.error.details.issues[0]).toMatchObject({ path: ['data', 'cover', 'id'], code: 'not_found' });
+    const after = await call(cms, 'GET', `/content/posts/${id}`, { token: cms.adminToken });
+    expect(after.body.data.item.data).toMatchObject({ title: 'Again', cover: { id: other.id } });
+    expect(after.body.data.item.data.gallery).toHaveLength(1);
+  });
 });
