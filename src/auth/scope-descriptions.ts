@@ -5,8 +5,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'content:read': 'Read and search content, bylines, taxonomies, terms, menus, sections, widgets and revisions',
   'content:write':
     'Create and change content, bylines and revisions; also manage taxonomies, menus, sections, widgets and search indexes',
-  'media:read': 'Read media records (the media library is not built yet)',
-  'media:write': 'Upload, register, update and delete media (the media library is not built yet)',
+  'media:read': 'Read the media library: files, folders and where they are used',
+  'media:write': 'Upload, register, update and delete media and folders',
   'schema:read': 'Read collections and fields',
   'schema:write': 'Create, update and delete collections and fields',
   'taxonomies:manage': 'Create, update and delete taxonomy definitions and terms',
