@@ -30,6 +30,22 @@ export async function removeItemsTargeting(
   return removed;
 }
 
+/** Remove the items that point at entries of deleted collections (their children move up). */
+export async function removeItemsOfCollections(trx: Kdb, collectionIds: string[], now: string): Promise<number> {
+  if (!collectionIds.length) return 0;
+  const hits = await trx
+    .selectFrom('_cms_menu_items')
+    .select(['id', 'menu_id'])
+    .where('kind', '=', 'content')
+    .where('collection_id', 'in', collectionIds)
+    .execute();
+  const byMenu = new Map<string, Set<string>>();
+  for (const h of hits) byMenu.set(h.menu_id, (byMenu.get(h.menu_id) ?? new Set()).add(h.id));
+  let removed = 0;
+  for (const [menuId, ids] of byMenu) removed += await rewriteWithout(trx, menuId, ids, now);
+  return removed;
+}
+
 /** Delete `remove` from one menu, lifting their children, and write back the changed rows. */
 export async function rewriteWithout(trx: Kdb, menuId: string, remove: Set<string>, now: string): Promise<number> {
   const items = await trx

@@ -1,5 +1,6 @@
 import type { ContentService } from '../content/index.js';
 import type { ServiceContext } from '../context.js';
+import { deletedCollections } from '../schema/deleted.js';
 import type { SchemaService } from '../schema/index.js';
 import { entrySeoOps } from './entry-seo.js';
 import { hreflangOps } from './hreflang.js';
@@ -12,7 +13,8 @@ export { parseSitemapName, sitemapName, URLS_PER_SITEMAP } from './sitemap.js';
 
 /**
  * SEO: entry-level SEO objects, sitemaps and hreflang alternates. An entry's
- * SEO object goes with it: removed on permanent delete, copied on duplicate.
+ * SEO object goes with it: removed on permanent delete (of the entry or of its
+ * collection), copied on duplicate.
  */
 export function createSeoService(ctx: ServiceContext, deps: { schema: SchemaService; content: ContentService }) {
   deps.content.hooks.afterWrite('seo', async (trx, change) => {
@@ -37,6 +39,10 @@ export function createSeoService(ctx: ServiceContext, deps: { schema: SchemaServ
           .execute();
       }
     }
+  });
+  deps.schema.hooks.afterChange('seo', async (trx, change) => {
+    const gone = deletedCollections(change).map((c) => c.slug);
+    if (gone.length) await trx.deleteFrom('_cms_seo').where('collection', 'in', gone).execute();
   });
   return {
     entry: entrySeoOps(ctx, deps.schema),

@@ -1,4 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
+import { isoNow } from '../../core/clock.js';
 import type { ContentService } from '../content/index.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
@@ -7,6 +8,7 @@ import { definitionOps } from './definitions.js';
 import type { TaxonomyDeps } from './deps.js';
 import { termFilter } from './filter.js';
 import { onEntryChange } from './listener.js';
+import { taxonomySchemaListener } from './schema-listener.js';
 import { strayLocaleReport } from './stray.js';
 import { termOps } from './terms.js';
 
@@ -18,7 +20,8 @@ export type { TermCreateInput, TermListOptions, TermUpdateInput } from './terms.
 /**
  * Taxonomies and terms, and the terms of entries. Registers itself with the
  * content domain: entry writes keep assignments and counts in step, and the
- * content list gains its `term` filter.
+ * content list gains its `term` filter; and with the schema domain: a deleted
+ * collection takes its assignments with it.
  */
 export function createTaxonomyService(ctx: ServiceContext, schema: SchemaService, content: ContentService) {
   const deps: TaxonomyDeps = { ctx, schema };
@@ -28,6 +31,10 @@ export function createTaxonomyService(ctx: ServiceContext, schema: SchemaService
   content.hooks.afterWrite('taxonomies', onEntryChange);
   content.hooks.afterWrite('taxonomies:terms-with-write', entryTerms.onCarriedWrite);
   content.hooks.provideTermFilter(termFilter(deps));
+  schema.hooks.afterChange(
+    'taxonomies',
+    taxonomySchemaListener(() => isoNow(ctx.clock)),
+  );
   return {
     ...defs,
     async list(actor: Actor, opts: Parameters<typeof defs.list>[1]) {
