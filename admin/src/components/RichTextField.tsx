@@ -1,53 +1,89 @@
-import { useState } from 'react';
-import { fromParagraphs, toParagraphs } from '../lib/portable-text';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import type { FieldLike } from '../api/content';
+import { EditorContext, type EditorContextValue } from '../pages/content/fields/context';
+import { Spinner } from './Feedback';
 import { TextAreaField } from './Field';
 
+// The entries' rich-text editor, loaded with the first screen that needs it.
+const PortableTextInput = lazy(() => import('../pages/content/fields/PortableTextInput'));
+
 /**
- * Portable Text for sections and rich-text widgets: plain paragraphs when the
- * content is simple, its JSON when it carries formatting the paragraph editor
- * would drop. The shared rich-text editor of entries can take this place.
+ * Portable Text for sections and rich-text widgets, in the same editor as
+ * entries' rich-text fields (styles, marks, lists, links, images from the
+ * media library). Content the editor does not know round-trips unchanged; its
+ * JSON stays one click away for anything the toolbar cannot express.
  */
 export function RichTextField({
   label,
   value,
   onValue,
   error,
+  disabled = false,
 }: {
   label: string;
   value: unknown[];
   onValue: (blocks: unknown[]) => void;
   error?: string;
+  disabled?: boolean;
 }) {
-  const simple = toParagraphs(value);
-  const [mode, setMode] = useState<'text' | 'json'>(simple === null ? 'json' : 'text');
-  const [text, setText] = useState(simple ?? '');
-  const [json, setJson] = useState(JSON.stringify(value, null, 2));
+  const id = useId();
+  const [mode, setMode] = useState<'rich' | 'json'>('rich');
+  // A new editor mounts after JSON edits: it takes its value only when it mounts.
+  const [generation, setGeneration] = useState(0);
+  const [json, setJson] = useState('');
   const [jsonError, setJsonError] = useState<string | undefined>();
+  const ctx: EditorContextValue = useMemo(
+    () => ({
+      collection: '',
+      entryId: null,
+      locale: '',
+      // Sections and widgets hold text, links and images; the site's block types belong to entries.
+      blockTypes: [],
+      issues: {},
+      refs: {},
+      setRefs: () => {},
+      readOnly: disabled,
+    }),
+    [disabled],
+  );
+  const field = { slug: `rt-${id}`, label, type: 'portableText', required: false } as unknown as FieldLike;
   return (
     <div className="stack">
-      {mode === 'text' ? (
-        <TextAreaField
-          label={label}
-          hint="Separate paragraphs with an empty line."
-          rows={8}
-          value={text}
-          onValue={(v) => {
-            setText(v);
-            onValue(fromParagraphs(v));
-          }}
-          error={error}
-        />
+      {mode === 'rich' ? (
+        <div className={error ? 'field field--invalid' : 'field'}>
+          <span className="field__label" id={`${id}-label`}>
+            {label}
+          </span>
+          <EditorContext.Provider value={ctx}>
+            <Suspense fallback={<Spinner label="Loading the editor…" />}>
+              <PortableTextInput
+                key={generation}
+                field={field}
+                value={value}
+                onChange={(v) => onValue(Array.isArray(v) ? v : [])}
+                path="content"
+                id={id}
+                describedBy={error ? `${id}-error` : undefined}
+                invalid={Boolean(error)}
+                disabled={disabled}
+              />
+            </Suspense>
+          </EditorContext.Provider>
+          {error ? (
+            <p id={`${id}-error`} className="field__error">
+              <span aria-hidden="true">⚠ </span>
+              {error}
+            </p>
+          ) : null}
+        </div>
       ) : (
         <TextAreaField
           label={`${label} (Portable Text JSON)`}
-          hint={
-            simple === null
-              ? 'This content has formatting the paragraph editor cannot keep, so it is edited as Portable Text.'
-              : 'An array of Portable Text blocks.'
-          }
+          hint="An array of Portable Text blocks."
           rows={12}
           spellCheck={false}
           value={json}
+          disabled={disabled}
           onValue={(v) => {
             setJson(v);
             try {
@@ -62,40 +98,27 @@ export function RichTextField({
           error={jsonError ?? error}
         />
       )}
-      <div className="actions">
-        {mode === 'text' ? (
+      {disabled ? null : (
+        <div className="actions">
           <button
             type="button"
             className="button button--ghost button--small"
+            disabled={mode === 'json' && Boolean(jsonError)}
             onClick={() => {
-              setJson(JSON.stringify(fromParagraphs(text), null, 2));
-              setMode('json');
+              if (mode === 'rich') {
+                setJson(JSON.stringify(value, null, 2));
+                setJsonError(undefined);
+                setMode('json');
+              } else {
+                setGeneration((g) => g + 1);
+                setMode('rich');
+              }
             }}
           >
-            Edit as Portable Text
+            {mode === 'rich' ? 'Edit as Portable Text JSON' : 'Back to the editor'}
           </button>
-        ) : simple !== null || toParagraphs(safeParse(json)) !== null ? (
-          <button
-            type="button"
-            className="button button--ghost button--small"
-            onClick={() => {
-              setText(toParagraphs(safeParse(json)) ?? '');
-              setMode('text');
-            }}
-          >
-            Edit as paragraphs
-          </button>
-        ) : null}
-      </div>
+        </div>
+      )}
     </div>
   );
-}
-
-function safeParse(json: string): unknown[] {
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
 }

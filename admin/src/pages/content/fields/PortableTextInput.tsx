@@ -15,10 +15,12 @@ import * as selectors from '@portabletext/editor/selectors';
 import { type ReactElement, useMemo, useState } from 'react';
 import { checkUrl } from '../../../../../src/services/fields/url';
 import { Button } from '../../../components/Button';
+import { MediaPicker } from '../../../components/media/MediaPicker';
 import { modLabel } from '../../../lib/shortcuts';
 import { useRenderTiming } from '../../../lib/timing';
 import { useEditorContext } from './context';
 import type { InputProps } from './FieldInput';
+import { mediaValue } from './MediaInput';
 import { BlockObjectView } from './PortableTextObjects';
 import { DECORATORS, LISTS, ptSchema, STYLES } from './pt-schema';
 
@@ -143,6 +145,7 @@ function Toolbar({ label }: { label: string }) {
     (a, b) => a.join() === b.join(),
   );
   const [panel, setPanel] = useState<null | 'link' | 'image'>(null);
+  const [picking, setPicking] = useState(false);
   const [href, setHref] = useState('');
   const [src, setSrc] = useState('');
   const [alt, setAlt] = useState('');
@@ -304,10 +307,29 @@ function Toolbar({ label }: { label: string }) {
           {problem ? <p className="field__error">{problem}</p> : null}
         </div>
       ) : null}
+      <MediaPicker
+        open={picking}
+        onClose={() => setPicking(false)}
+        accept={['image/*']}
+        title="Insert an image"
+        onSelect={([item]) => {
+          if (!item) return;
+          // The block takes the image field's shape, so it reads like an image field value.
+          send({
+            type: 'insert.block',
+            block: { _type: 'image', ...mediaValue('image', item, null) },
+            placement: 'auto',
+          });
+          setPanel(null);
+        }}
+      />
       {panel === 'image' ? (
         <div className="pt__panel">
+          <Button size="small" variant="primary" onClick={() => setPicking(true)}>
+            Choose from the media library
+          </Button>
           <label className="field__label" htmlFor={`${label}-src`}>
-            Image address
+            Or an image address
           </label>
           <input
             id={`${label}-src`}
@@ -324,10 +346,9 @@ function Toolbar({ label }: { label: string }) {
             value={alt}
             onChange={(e) => setAlt(e.target.value)}
           />
-          <Button size="small" variant="primary" onClick={addImage}>
-            Insert image
+          <Button size="small" onClick={addImage}>
+            Insert image by address
           </Button>
-          <p className="field__hint">Images from the media library can be chosen once it is available.</p>
           {problem ? <p className="field__error">{problem}</p> : null}
         </div>
       ) : null}
