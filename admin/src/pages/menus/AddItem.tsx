@@ -6,6 +6,7 @@ import { Button } from '../../components/Button';
 import { ErrorMessage, Spinner } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Field';
 import { Section } from '../../components/Page';
+import { useDebounced } from '../../components/search';
 import { issueFor, otherIssues } from '../../lib/forms';
 
 type Tab = 'url' | 'content' | 'term';
@@ -100,7 +101,11 @@ function LinkForm({ add }: { add: Add }) {
   );
 }
 
-/** Entries of a collection, newest first a page at a time, or one found by its slug or ID. */
+/**
+ * Entries of a collection: newest first a page at a time, or, while something
+ * is typed, those whose title, slug or ID matches (the content lookup the
+ * reference fields use), so nobody has to know an entry's ID.
+ */
 function EntryPicker({ locale, add }: { locale: string; add: Add }) {
   const collections = useQuery({
     queryKey: ['schema', 'collections'],
@@ -108,11 +113,11 @@ function EntryPicker({ locale, add }: { locale: string; add: Add }) {
   });
   const [collection, setCollection] = useState('');
   const [find, setFind] = useState('');
-  const [asked, setAsked] = useState('');
+  const asked = useDebounced(find.trim(), 250);
   const chosen = collection || collections.data?.items[0]?.slug || '';
   const entries = useInfiniteQuery({
     queryKey: ['menu-picker', 'entries', chosen, locale],
-    enabled: Boolean(chosen),
+    enabled: Boolean(chosen) && !asked,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(
@@ -123,13 +128,12 @@ function EntryPicker({ locale, add }: { locale: string; add: Add }) {
     getNextPageParam: (last) => last.nextCursor,
   });
   const found = useQuery({
-    queryKey: ['menu-picker', 'entry', chosen, locale, asked],
+    queryKey: ['menu-picker', 'lookup', chosen, locale, asked],
     enabled: Boolean(chosen && asked),
-    retry: false,
     queryFn: () =>
       unwrap(
-        api.GET('/content/{collection}/{id}', {
-          params: { path: { collection: chosen, id: asked }, query: { locale } },
+        api.GET('/admin/content/{collection}/lookup', {
+          params: { path: { collection: chosen }, query: { q: asked, locale, limit: 20 } },
         }),
       ),
   });
@@ -141,6 +145,7 @@ function EntryPicker({ locale, add }: { locale: string; add: Add }) {
     String(e.data.title ?? e.data.name ?? e.slug ?? e.id);
   const pick = (e: { id: string }) => add.mutate({ kind: 'content', collection: chosen, entryId: e.id });
   const list = entries.data?.pages.flatMap((p) => p.items) ?? [];
+  const matches = found.data?.items ?? [];
   return (
     <div className="stack">
       <div className="grid-2">
@@ -151,42 +156,57 @@ function EntryPicker({ locale, add }: { locale: string; add: Add }) {
             </option>
           ))}
         </SelectField>
-        <form
-          className="inline-form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            setAsked(find.trim());
-          }}
-        >
-          <TextField label="Find by slug or ID" name="picker-find" value={find} onValue={setFind} />
-          <Button type="submit" size="small">
-            Find
-          </Button>
-        </form>
-      </div>
-      {asked && found.isError ? <p className="muted small">No entry “{asked}” in this collection.</p> : null}
-      {found.data ? (
-        <EntryChoice
-          title={titleOf(found.data.item)}
-          meta={found.data.item}
-          onPick={() => pick(found.data.item)}
-          busy={add.isPending}
+        <TextField
+          label="Find an entry"
+          hint="Part of its title, slug or ID."
+          name="picker-find"
+          type="search"
+          autoComplete="off"
+          value={find}
+          onValue={setFind}
         />
-      ) : null}
+      </div>
       <ErrorMessage error={add.error} extra={otherIssues(add.error, [])} />
-      {entries.isPending ? <Spinner label="Loading entries…" /> : null}
-      {entries.isSuccess && !list.length ? <p className="empty">No entries in this language yet.</p> : null}
-      <ul className="rows" aria-label="Entries to add">
-        {list.map((e) => (
-          <EntryChoice key={e.id} title={titleOf(e)} meta={e} onPick={() => pick(e)} busy={add.isPending} />
-        ))}
-      </ul>
-      {entries.hasNextPage ? (
-        <Button size="small" variant="ghost" onClick={() => entries.fetchNextPage()} busy={entries.isFetchingNextPage}>
-          Show more entries
-        </Button>
-      ) : null}
+      {asked ? (
+        <>
+          {found.isPending ? <Spinner label="Looking…" /> : null}
+          <ErrorMessage error={found.error} />
+          {found.isSuccess && !matches.length ? (
+            <p className="empty">No entry in this language matches “{asked}”.</p>
+          ) : null}
+          <ul className="rows" aria-label="Matching entries">
+            {matches.map((e) => (
+              <EntryChoice
+                key={e.id}
+                title={e.title ?? e.slug ?? e.id}
+                meta={e}
+                onPick={() => pick(e)}
+                busy={add.isPending}
+              />
+            ))}
+          </ul>
+        </>
+      ) : (
+        <>
+          {entries.isPending ? <Spinner label="Loading entries…" /> : null}
+          {entries.isSuccess && !list.length ? <p className="empty">No entries in this language yet.</p> : null}
+          <ul className="rows" aria-label="Entries to add">
+            {list.map((e) => (
+              <EntryChoice key={e.id} title={titleOf(e)} meta={e} onPick={() => pick(e)} busy={add.isPending} />
+            ))}
+          </ul>
+          {entries.hasNextPage ? (
+            <Button
+              size="small"
+              variant="ghost"
+              onClick={() => entries.fetchNextPage()}
+              busy={entries.isFetchingNextPage}
+            >
+              Show more entries
+            </Button>
+          ) : null}
+        </>
+      )}
     </div>
   );
 }
@@ -226,14 +246,15 @@ function TermPicker({ locale, add }: { locale: string; add: Add }) {
   });
   const [taxonomy, setTaxonomy] = useState('');
   const [search, setSearch] = useState('');
+  const asked = useDebounced(search.trim(), 250);
   const chosen = taxonomy || taxonomies.data?.items[0]?.name || '';
   const terms = useQuery({
-    queryKey: ['menu-picker', 'terms', chosen, locale, search],
+    queryKey: ['menu-picker', 'terms', chosen, locale, asked],
     enabled: Boolean(chosen),
     queryFn: () =>
       unwrap(
         api.GET('/taxonomies/{name}/terms', {
-          params: { path: { name: chosen }, query: { locale, search: search.trim() || undefined, limit: 20 } },
+          params: { path: { name: chosen }, query: { locale, search: asked || undefined, limit: 20 } },
         }),
       ),
   });
