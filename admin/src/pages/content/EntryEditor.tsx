@@ -17,6 +17,7 @@ import { ConflictView } from './editor/ConflictView';
 import { createBody, emptyForm, type FormState, formFromItem, updateBody } from './editor/form';
 import { LockBanner } from './editor/LockBanner';
 import { ComparePanel, ReferencesPanel, RevisionsPanel, TranslationsPanel } from './editor/Panels';
+import { SeoPanel } from './editor/SeoPanel';
 import { type LifecycleAction, SideCard } from './editor/SideCard';
 import { SlugField } from './editor/SlugField';
 import { TermsPanel } from './editor/TermsPanel';
@@ -569,6 +570,9 @@ export function EntryEditorPage({
             canManage={rights.canManageBylines}
           />
           {item ? <TermsPanel collection={c.slug} entryId={item.id} locale={item.locale} readOnly={readOnly} /> : null}
+          {item && c.supports.includes('seo') ? (
+            <SeoPanel key={item.id} collection={c.slug} entryId={item.id} readOnly={readOnly} />
+          ) : null}
           {item && locales.length > 1 ? (
             <TranslationsPanel c={c} item={item} locales={locales} canCreate={rights.canCreate} />
           ) : null}

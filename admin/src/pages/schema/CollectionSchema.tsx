@@ -17,8 +17,10 @@ import { SortableList } from '../../components/SortableList';
 import { TypedConfirm } from '../../components/TypedConfirm';
 import { typeLabel } from '../../lib/fieldTypes';
 import { issueFor } from '../../lib/forms';
+import { meQuery } from '../../lib/session';
 import { FieldForm } from './FieldForm';
 import { SupportsChecks } from './SupportsChecks';
+import { fromPatternForm, toPatternForm, UrlPatternField } from './UrlPatternField';
 
 type Supports = Collection['supports'];
 
@@ -231,6 +233,9 @@ function Settings({ col, onSaved }: { col: Collection; onSaved: () => Promise<vo
   const [description, setDescription] = useState(col.description ?? '');
   const [icon, setIcon] = useState(col.icon ?? '');
   const [supports, setSupports] = useState<string[]>(col.supports);
+  const [pattern, setPattern] = useState(() => toPatternForm(col.urlPattern));
+  const me = useQuery(meQuery);
+  const locales = me.data?.i18n.locales ?? [];
   const [saved, setSaved] = useState(false);
   const save = useMutation({
     mutationFn: () =>
@@ -243,6 +248,7 @@ function Settings({ col, onSaved }: { col: Collection; onSaved: () => Promise<vo
             description: description.trim() || null,
             icon: icon.trim() || null,
             supports: supports as Supports,
+            urlPattern: fromPatternForm(pattern),
           },
         }),
       ),
@@ -291,7 +297,20 @@ function Settings({ col, onSaved }: { col: Collection; onSaved: () => Promise<vo
             onValue={setIcon}
           />
         </div>
+        <UrlPatternField
+          value={pattern}
+          onChange={setPattern}
+          locales={locales}
+          defaultLocale={me.data?.i18n.defaultLocale ?? locales[0] ?? 'en'}
+          issue={(l) => issueFor(save.error, l ? `urlPattern.${l}` : 'urlPattern')}
+        />
         <SupportsChecks value={supports} onChange={setSupports} />
+        {supports.includes('seo') && !fromPatternForm(pattern) ? (
+          <p className="field__hint">
+            Entries without an address are left out of sitemaps; the SEO panel still edits their titles and
+            descriptions.
+          </p>
+        ) : null}
         {droppingRevisions ? (
           <p className="alert alert--warn">
             Without revisions, saving a published entry changes the live site at once, and pending drafts can no longer

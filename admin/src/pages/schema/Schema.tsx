@@ -114,7 +114,7 @@ function NewCollection() {
             slug,
             label: label.trim(),
             ...(singular.trim() ? { labelSingular: singular.trim() } : {}),
-            supports: supports as ('drafts' | 'revisions' | 'editLock' | 'search' | 'seo')[],
+            supports: supports as ('drafts' | 'revisions' | 'editLock' | 'search' | 'seo' | 'comments')[],
             fields: [{ slug: 'title', label: 'Title', type: 'string', required: true, indexed: true }],
           },
         }),

@@ -3,7 +3,12 @@ const SUPPORTS = [
   { value: 'revisions', label: 'Revisions', hint: 'Every save is kept; edits to a live entry wait as a draft.' },
   { value: 'editLock', label: 'Edit lock', hint: 'One person edits an entry at a time; others see who.' },
   { value: 'search', label: 'Search', hint: 'Searchable fields go into the site search.' },
-  { value: 'seo', label: 'SEO', hint: 'Entries carry search-engine metadata.' },
+  {
+    value: 'seo',
+    label: 'SEO',
+    hint: 'Entries carry a search title, description, canonical address and noindex, and go into the sitemaps.',
+  },
+  { value: 'comments', label: 'Comments', hint: 'Readers can comment on published entries; comments are moderated.' },
 ];
 
 export function SupportsChecks({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
