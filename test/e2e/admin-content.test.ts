@@ -16,6 +16,7 @@ import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { type ContentSite, startContentSite } from '../helpers/content-site.js';
 import { describeEachDialect } from '../helpers/db.js';
+import { png } from '../helpers/media.js';
 
 const MOBILE = { width: 390, height: 844 };
 
@@ -77,6 +78,8 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     // ---------- Admin: the schema builder ----------
     const ada = await site.personPage(ROLES.ADMIN, 'Ada Admin');
     ({ token } = await site.cms.services.tokens.create(null, { userId: site.users['Ada Admin'], name: 'e2e' }));
+    // Schedule times are entered in the site's time zone (not the browser's).
+    await api('PUT', '/settings', { timezone: 'Europe/Paris' });
     // A collection to link to, made through the API (the builder is exercised on the main one).
     await api('POST', '/schema/collections', {
       slug: 'people',
@@ -477,6 +480,77 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await expect
       .poll(async () => (await api<any>('GET', `/content/articles/${entry.item.id}`)).item.data, { timeout: 15_000 })
       .toEqual(expect.objectContaining({ title: 'Round trip, saved', body: rich }));
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('joins the domains in the editor and the list: media picker, terms, SEO, search and term filter', async () => {
+    await api('POST', '/schema/collections', {
+      slug: 'journal',
+      label: 'Journal',
+      supports: ['drafts', 'search', 'seo'],
+      fields: [
+        { slug: 'title', label: 'Title', type: 'string', required: true, searchable: true },
+        { slug: 'cover', label: 'Cover', type: 'image' },
+      ],
+    });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await png(60, 40))], { type: 'image/png' }), 'fog.png');
+    const uploaded = await fetch(`${site.origin}/_cms/api/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    const image = ((await uploaded.json()) as any).data.item;
+    await api('POST', '/taxonomies', {
+      name: 'moods',
+      label: 'Moods',
+      labelSingular: 'Mood',
+      hierarchical: true,
+      collections: ['journal'],
+    });
+    const calm = await api<any>('POST', '/taxonomies/moods/terms', { label: 'Calm' });
+    await api('POST', '/taxonomies/moods/terms', { label: 'Serene', parentId: calm.id });
+    const fog = (await api<any>('POST', '/content/journal', { data: { title: 'Morning fog' } })).item;
+    await api('POST', '/content/journal', { data: { title: 'Evening light' } });
+
+    const page = await site.personPage(ROLES.EDITOR, 'Jo Journal');
+    await page.goto(`${site.origin}/_cms/admin/content/journal/${fog.id}`);
+    // Image field: choose from the library in the picker dialog, by keyboard.
+    await page.getByRole('button', { name: 'Choose image' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose an image' });
+    await dialog.getByText('fog.png').click();
+    await dialog.getByRole('button', { name: 'Use this file' }).click();
+    await expect.poll(() => page.locator('.media-choice__title').first().textContent()).toBe('fog.png');
+    await page.keyboard.press('Control+s');
+    await expect
+      .poll(async () => (await api<any>('GET', `/content/journal/${fog.id}`)).item.data.cover?.id, { timeout: 10_000 })
+      .toBe(image.id);
+    // Terms panel: a hierarchical checklist saved at once.
+    await page.getByText('Moods (0)').click();
+    await page.getByRole('checkbox', { name: 'Serene' }).check();
+    await expect
+      .poll(async () => (await api<any>('GET', `/content/journal/${fog.id}/terms/moods`)).items.map((t: any) => t.slug))
+      .toEqual(['serene']);
+    // SEO panel, saved on its own.
+    await page.locator('#seo summary').click();
+    await page.getByLabel(/^Search title/).fill('Fog, in the morning');
+    await page.getByRole('button', { name: 'Save SEO' }).click();
+    await expect.poll(async () => (await api<any>('GET', `/seo/journal/${fog.id}`)).title).toBe('Fog, in the morning');
+    await shots(page, '10-editor-media-terms-seo');
+
+    // The list: search through the search API (q in the address), then the term filter.
+    await page.goto(`${site.origin}/_cms/admin/content/journal`);
+    await page.getByRole('combobox', { name: 'Search Journal' }).fill('fog');
+    const results = page.getByTestId('entry-search-results');
+    await expect.poll(() => results.locator('.result__title').allTextContents()).toEqual(['Morning fog']);
+    expect(page.url()).toContain('q=fog');
+    await shots(page, '11-list-search');
+    await page.getByRole('combobox', { name: 'Search Journal' }).fill('');
+    await page.getByLabel('Mood').selectOption('serene');
+    await expect.poll(() => page.url()).toContain('term=moods%3Aserene');
+    await expect
+      .poll(() => page.getByTestId('entry-list').locator('tbody .cell-title').allTextContents())
+      .toEqual(['Morning fog']);
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -60,6 +60,8 @@ function TaxonomyTerms({
   const queryClient = useQueryClient();
   const id = useId();
   const [filter, setFilter] = useState('');
+  // The selection being saved, shown at once (the checkbox follows the click, not the round trip).
+  const [pending, setPending] = useState<string[] | null>(null);
   const key = ['content', collection, entryId, 'terms', taxonomy.name, locale];
   const path = { collection, id: entryId, taxonomy: taxonomy.name };
   const assigned = useQuery({
@@ -69,6 +71,8 @@ function TaxonomyTerms({
   });
   const all = useTaxonomyTerms(taxonomy.name, locale);
   const save = useMutation({
+    onMutate: (ids: string[]) => setPending(ids),
+    onSettled: () => setPending(null),
     mutationFn: (ids: string[]) =>
       unwrap(api.POST('/content/{collection}/{id}/terms/{taxonomy}', { params: { path }, body: { terms: ids } })),
     onSuccess: (data) => {
@@ -79,7 +83,7 @@ function TaxonomyTerms({
     },
   });
   const chosen = assigned.data?.items ?? [];
-  const chosenIds = chosen.map((t) => t.id);
+  const chosenIds = pending ?? chosen.map((t) => t.id);
   const rows = termTree(all.data?.terms ?? []);
   const needle = filter.trim().toLowerCase();
   const shown = needle
