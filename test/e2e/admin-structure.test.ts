@@ -14,6 +14,7 @@ import type { RunningServer } from '../../src/http/server.js';
 import type { Cms } from '../../src/index.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { addAuthenticator, CHROMIUM, hasChromium, launchChromium, startSite, watchPage } from '../helpers/browser.js';
+import { png } from '../helpers/media.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'structure');
 
@@ -231,16 +232,28 @@ describe.skipIf(!hasChromium)('admin structure screens (Chromium)', () => {
   });
 
   it('changes the site settings, with inline errors, and the top bar follows', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await png(32, 32))], { type: 'image/png' }), 'logo.png');
+    const res = await fetch(`${origin}/_cms/api/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    const logo = ((await res.json()) as { data: { item: { id: string } } }).data.item;
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     await page.getByLabel('Site title').fill('Field Notes Weekly');
-    await page.getByLabel('Logo (optional)').fill('not-an-id');
     await page.getByLabel('Time zone').selectOption('Europe/Paris');
+    await page.getByLabel('Site address (optional)').fill('https://user:pw@fieldnotes.example');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('must be the ID of a media item').waitFor();
+    await page.getByText(/must be an absolute http\(s\) address/).waitFor();
     await shot('settings-error');
-    await page.getByLabel('Logo (optional)').fill('');
     await page.getByLabel('Site address (optional)').fill('https://fieldnotes.example');
+    // The logo comes from the media library, through the picker.
+    await page.getByRole('button', { name: 'Choose logo' }).click();
+    await page.getByRole('dialog').getByText('logo.png').click();
+    await page.getByRole('button', { name: 'Use this file' }).click();
+    await page.getByRole('button', { name: 'Replace logo' }).waitFor();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     await page.locator('.topbar__title', { hasText: 'Field Notes Weekly' }).waitFor();
@@ -248,7 +261,7 @@ describe.skipIf(!hasChromium)('admin structure screens (Chromium)', () => {
       title: 'Field Notes Weekly',
       timezone: 'Europe/Paris',
       siteUrl: 'https://fieldnotes.example',
-      logo: null,
+      logo: logo.id,
     });
     await shot('settings');
   });
@@ -258,7 +271,13 @@ describe.skipIf(!hasChromium)('admin structure screens (Chromium)', () => {
     await page.getByLabel('Title', { exact: true }).fill('Newsletter');
     await page.getByRole('button', { name: 'Create section' }).click();
     await page.waitForURL('**/_cms/admin/sections/newsletter');
-    await page.getByLabel('Text').fill('Get the weekly notes.\n\nNo spam, ever.');
+    // The entries' rich-text editor: two paragraphs.
+    await page.getByRole('textbox', { name: 'Text' }).click();
+    await page.keyboard.type('Get the weekly notes.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('No spam, ever.');
+    // The editor reports its value a moment after typing.
+    await page.waitForTimeout(1500);
     await page.getByRole('button', { name: 'Save section' }).click();
     await page.getByText('Section saved.').waitFor();
     expect((await api('GET', '/sections/newsletter')).blockCount).toBe(2);
