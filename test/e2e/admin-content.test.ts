@@ -536,7 +536,7 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await page.getByLabel(/^Search title/).fill('Fog, in the morning');
     await page.getByRole('button', { name: 'Save SEO' }).click();
     await expect.poll(async () => (await api<any>('GET', `/seo/journal/${fog.id}`)).title).toBe('Fog, in the morning');
-    await shots(page, '10-editor-media-terms-seo');
+    await shots(page, '20-editor-media-terms-seo');
 
     // The list: search through the search API (q in the address), then the term filter.
     await page.goto(`${site.origin}/_cms/admin/content/journal`);
@@ -544,7 +544,7 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     const results = page.getByTestId('entry-search-results');
     await expect.poll(() => results.locator('.result__title').allTextContents()).toEqual(['Morning fog']);
     expect(page.url()).toContain('q=fog');
-    await shots(page, '11-list-search');
+    await shots(page, '21-list-search');
     await page.getByRole('combobox', { name: 'Search Journal' }).fill('');
     await page.getByLabel('Mood').selectOption('serene');
     await expect.poll(() => page.url()).toContain('term=moods%3Aserene');
