@@ -73,6 +73,10 @@ export function postgresEngine(): SearchEngine {
       }
     },
 
+    async outdated() {
+      return false;
+    },
+
     async compact() {
       return true;
     },

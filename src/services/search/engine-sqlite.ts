@@ -8,25 +8,29 @@ import {
   type RankRequest,
   type SearchEngine,
 } from './engine.js';
+import { writeLegacy } from './engine-sqlite-legacy.js';
 import { TIERS, type Tokenizer } from './model.js';
 import { forTrigrams, forWords, type ParsedQuery, type Unit } from './query.js';
 
 /**
- * SQLite: FTS5. Each index is a plain table of documents (`<t>_docs`: entry,
- * visibility, locale, title, the four tier texts) and two external-content
- * FTS5 tables over it: `<t>` (tiers a–d, ranked with weighted bm25) and
- * `<t>_title` (titles, with prefix indexes, for suggestions).
+ * SQLite: FTS5. Each index has a narrow table of documents (`<t>_docs`: entry,
+ * visibility, locale, title), the tier texts beside it (`<t>_text`, same
+ * rowids) and two external-content FTS5 tables: `<t>` over the texts (tiers
+ * a–d, ranked with weighted bm25) and `<t>_title` over the titles (for
+ * suggestions). Ranking joins every match to its `<t>_docs` row for the read
+ * filters: kept narrow, that table stays in SQLite's page cache, where rows
+ * carrying a kilobyte of text each cost one page read per match.
  */
 
 // ASCII symbols FTS5 would otherwise keep inside words; PostgreSQL's parser splits on them.
 const SEPARATORS = "separators '$+<=>^`|~'";
-const FTS_TOKENIZE: Record<Tokenizer, string> = {
+export const FTS_TOKENIZE: Record<Tokenizer, string> = {
   'porter unicode61': `porter unicode61 remove_diacritics 2 ${SEPARATORS}`,
   unicode61: `unicode61 remove_diacritics 2 ${SEPARATORS}`,
   trigram: 'trigram',
 };
 /** Titles are matched by word prefix without stemming (or by substring for trigram indexes). */
-const TITLE_TOKENIZE: Record<Tokenizer, string> = {
+export const TITLE_TOKENIZE: Record<Tokenizer, string> = {
   'porter unicode61': FTS_TOKENIZE.unicode61,
   unicode61: FTS_TOKENIZE.unicode61,
   trigram: 'trigram',
@@ -36,9 +40,13 @@ const SNIPPET_TOKENS = 24;
 /** Pages of index written per compaction step (4 KiB each). */
 const MERGE_PAGES = 2_000;
 const SUGGEST_CANDIDATES = 50;
+const PREFIXES = '2 3 4';
+/** Index tables known to have the current layout (a table never changes layout; see `outdated`). */
+const current = new Set<string>();
 
 const id = (name: string) => sql.id(assertIndexTable(name));
 const docsOf = (t: string) => sql.id(`${assertIndexTable(t)}_docs`);
+const textOf = (t: string) => sql.id(`${assertIndexTable(t)}_text`);
 const titleOf = (t: string) => sql.id(`${assertIndexTable(t)}_title`);
 const flag = (v: RankRequest['visibility']) => sql.raw(v === 'live' ? 'd.live' : 'd.current');
 
@@ -76,16 +84,25 @@ export const sqliteEngine: SearchEngine = {
     await sql`create table ${docsOf(table)} (
       rowid integer primary key, entry_id text not null, version integer not null,
       live integer not null, current integer not null,
-      locale text not null, status text not null, slug text, title text not null,
-      a text not null, b text not null, c text not null, d text not null)`.execute(trx);
+      locale text not null, status text not null, slug text, title text not null)`.execute(trx);
     await sql`create index ${sql.id(`${table}_docs_entry`)} on ${docsOf(table)} (entry_id)`.execute(trx);
-    // Prefix indexes make `abc*` one lookup instead of a merge of every word starting so.
+    await sql`create table ${textOf(table)} (
+      rowid integer primary key, a text not null, b text not null, c text not null, d text not null)`.execute(trx);
+    // Prefix indexes make `abc*` one lookup instead of a merge of every word starting so (up to four letters).
     await sql`create virtual table ${id(table)} using fts5(a, b, c, d,
-      content=${sql.lit(`${table}_docs`)}, content_rowid='rowid', tokenize=${sql.lit(FTS_TOKENIZE[tokenizer])},
-      prefix='2 3')`.execute(trx);
+      content=${sql.lit(`${table}_text`)}, content_rowid='rowid', tokenize=${sql.lit(FTS_TOKENIZE[tokenizer])},
+      prefix=${sql.lit(PREFIXES)})`.execute(trx);
     await sql`create virtual table ${titleOf(table)} using fts5(title,
       content=${sql.lit(`${table}_docs`)}, content_rowid='rowid', tokenize=${sql.lit(TITLE_TOKENIZE[tokenizer])},
-      prefix='2 3')`.execute(trx);
+      prefix=${sql.lit(PREFIXES)})`.execute(trx);
+  },
+
+  async outdated(db, table) {
+    if (current.has(table)) return false;
+    const { rows } = await sql<{ sql: string }>`select sql from sqlite_schema where name = ${table}`.execute(db);
+    const ok = !!rows[0] && rows[0].sql.includes(`content='${table}_text'`) && rows[0].sql.includes(PREFIXES);
+    if (ok) current.add(table);
+    return !ok && !!rows[0];
   },
 
   async compact(trx, table) {
@@ -112,29 +129,44 @@ export const sqliteEngine: SearchEngine = {
     await sql`drop table if exists ${titleOf(table)}`.execute(trx);
     await sql`drop table if exists ${id(table)}`.execute(trx);
     await sql`drop table if exists ${docsOf(table)}`.execute(trx);
+    await sql`drop table if exists ${textOf(table)}`.execute(trx);
   },
 
   async write(trx, table, _tokenizer, entryIds, docs) {
     if (!entryIds.length) return;
+    // An index of the previous layout (texts inside `<t>_docs`) is still written while its replacement builds.
+    if (await sqliteEngine.outdated(trx, table)) return writeLegacy(trx, table, entryIds, docs);
     const ids = sql.join(entryIds);
+    const rowids = sql`select rowid from ${docsOf(table)} where entry_id in (${ids})`;
     // External-content FTS5: remove the old terms with the exact text they were indexed from.
     await sql`insert into ${id(table)} (${id(table)}, rowid, a, b, c, d)
-      select 'delete', rowid, a, b, c, d from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+      select 'delete', rowid, a, b, c, d from ${textOf(table)} where rowid in (${rowids})`.execute(trx);
     await sql`insert into ${titleOf(table)} (${titleOf(table)}, rowid, title)
       select 'delete', rowid, title from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    await sql`delete from ${textOf(table)} where rowid in (${rowids})`.execute(trx);
     await sql`delete from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
     if (!docs.length) return;
-    const rows = docs.map(
-      (d) =>
-        sql`(${d.entryId}, ${d.version}, ${d.live ? 1 : 0}, ${d.current ? 1 : 0}, ${d.locale}, ${d.status}, ${d.slug}, ${d.title},
-        ${d.text.a}, ${d.text.b}, ${d.text.c}, ${d.text.d})`,
+    // Explicit rowids tie each document to its text; the write transaction holds SQLite's only write lock.
+    const top = await sql<{ n: number }>`select coalesce(max(rowid), 0) as n from ${docsOf(table)}`.execute(trx);
+    const first = Number(top.rows[0].n) + 1;
+    await sql`insert into ${docsOf(table)} (rowid, entry_id, version, live, current, locale, status, slug, title)
+      values ${sql.join(
+        docs.map(
+          (d, i) =>
+            sql`(${first + i}, ${d.entryId}, ${d.version}, ${d.live ? 1 : 0}, ${d.current ? 1 : 0}, ${d.locale}, ${d.status}, ${d.slug}, ${d.title})`,
+        ),
+      )}`.execute(trx);
+    await sql`insert into ${textOf(table)} (rowid, a, b, c, d)
+      values ${sql.join(docs.map((d, i) => sql`(${first + i}, ${d.text.a}, ${d.text.b}, ${d.text.c}, ${d.text.d})`))}`.execute(
+      trx,
     );
-    await sql`insert into ${docsOf(table)} (entry_id, version, live, current, locale, status, slug, title, a, b, c, d)
-      values ${sql.join(rows)}`.execute(trx);
-    await sql`insert into ${id(table)} (rowid, a, b, c, d)
-      select rowid, a, b, c, d from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
-    await sql`insert into ${titleOf(table)} (rowid, title)
-      select rowid, title from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    const range = sql`rowid >= ${first}`;
+    await sql`insert into ${id(table)} (rowid, a, b, c, d) select rowid, a, b, c, d from ${textOf(table)} where ${range}`.execute(
+      trx,
+    );
+    await sql`insert into ${titleOf(table)} (rowid, title) select rowid, title from ${docsOf(table)} where ${range}`.execute(
+      trx,
+    );
   },
 
   async stale(db, table, entryTable, since) {

@@ -69,6 +69,12 @@ export interface SearchEngine {
   create(trx: Kdb, table: string, tokenizer: Tokenizer): Promise<void>;
   drop(trx: Kdb, table: string): Promise<void>;
   /**
+   * Was the index built in an older storage layout of this engine? Such an
+   * index keeps working (searches, entry writes) while the background worker
+   * rebuilds it in the current one, so an upgrade needs no manual step.
+   */
+  outdated(db: Kdb, table: string): Promise<boolean>;
+  /**
    * A bounded piece of compaction after a build filled the table (FTS5 merges its segments so
    * searches read one b-tree); true when nothing is left to do.
    */

@@ -11,8 +11,9 @@ const PASS_BUDGET_MS = 5_000;
 /**
  * Background index work, in every process: finish builds that requests
  * started (steps are serialised per collection, so processes never step on
- * each other) and index collections whose `supports: search` was set without
- * the search service seeing it (before migration 009, or by a direct write).
+ * each other), index collections whose `supports: search` was set without
+ * the search service seeing it (before migration 009, or by a direct write),
+ * and rebuild indexes an older release stored in a layout since replaced.
  */
 export function workerOps(deps: IndexDeps, builds: BuildOps, log: Logger) {
   const { ctx } = deps;
@@ -33,6 +34,13 @@ export function workerOps(deps: IndexDeps, builds: BuildOps, log: Logger) {
         await ctx.db.transaction().execute((trx) => builds.reconcile(trx, id, null, { reason: 'collection deleted' }));
       } else if (s.build) {
         await builds.advance(id, PASS_BUDGET_MS);
+      } else if (s.index && (await deps.engine.outdated(ctx.db, s.index.table))) {
+        // An index from before a storage change: rebuilt in the current layout while it keeps serving.
+        await ctx.db
+          .transaction()
+          .execute((trx) =>
+            builds.reconcile(trx, id, snap.collectionsById.get(id)!, { reason: 'storage upgrade', force: true }),
+          );
       }
     }
   }
