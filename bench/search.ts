@@ -12,13 +12,16 @@
  *   - search latency through the HTTP app (in-process, a Subscriber's token,
  *     20 results with snippets) for several kinds of queries;
  *   - suggest latency (title prefixes of 2–5 characters);
+ *   - CPU per query (this process, plus on PostgreSQL the server processes of
+ *     its connections, read from /proc): unlike latency, it hardly depends on
+ *     what else the machine is running;
  *   - LIKE scan: the same one-word queries as a `LIKE '%word%'` (ILIKE on
  *     PostgreSQL) over title and body, newest 20 first, straight SQL;
  *   - write overhead: create + publish through the content service with the
  *     index, then the same with search disabled on the same table.
  * Not part of `npm test`. See bench/README.md.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -43,6 +46,8 @@ const RESULTS = fileURLToPath(new URL('./results/search-latest.json', import.met
 
 interface Stat {
   n: number;
+  /** Mean CPU time per query in ms (see cpuClock), when measured. */
+  cpu?: number;
   p50: number;
   p95: number;
   p99: number;
@@ -77,12 +82,14 @@ async function open(db: 'sqlite' | 'postgres') {
     schema = `bench_${newId().toLowerCase()}`;
     await pgAdmin(`create schema ${schema}`);
     databaseUrl = PG_URL;
-    database = connect(PG_URL, { schema });
+    // Named after the schema, so the CPU clock finds this run's server processes.
+    database = connect(`${PG_URL}${PG_URL.includes('?') ? '&' : '?'}application_name=${schema}`, { schema });
   }
   const config = resolveConfig({ dataDir, databaseUrl, logLevel: 'silent' });
   const cms = await createCms({ config, database, scheduler: false, logger: createLogger('silent') });
   return {
     cms,
+    schema,
     async close() {
       await cms.close();
       if (schema) await pgAdmin(`drop schema if exists ${schema} cascade`);
@@ -135,11 +142,42 @@ async function timeRequest(cms: Cms, path: string, token: string): Promise<numbe
   return ms;
 }
 
-async function measure(cms: Cms, paths: string[], token: string): Promise<Stat> {
+/** Clock ticks of a process (user + system), from /proc (Linux; 100 per second). */
+function ticks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time spent so far in ms: this process, plus on PostgreSQL the server
+ * processes of this run's connections (found by application name). 10 ms
+ * resolution for the server side, so only means over many queries are useful.
+ */
+function cpuClock(cms: Cms, appName: string | undefined): () => Promise<number> {
+  return async () => {
+    const { user, system } = process.cpuUsage();
+    let server = 0;
+    if (appName) {
+      const { rows } = await sql<{
+        pid: number;
+      }>`select pid from pg_stat_activity where application_name = ${appName}`.execute(cms.database.db);
+      for (const r of rows) server += ticks(Number(r.pid)) * 10;
+    }
+    return (user + system) / 1000 + server;
+  };
+}
+
+async function measure(cms: Cms, paths: string[], token: string, cpu: () => Promise<number>): Promise<Stat> {
   for (const p of paths.slice(0, 20)) await timeRequest(cms, p, token);
   const samples: number[] = [];
+  const before = await cpu();
   for (const p of paths) samples.push(await timeRequest(cms, p, token));
-  return stat(samples);
+  const used = (await cpu()) - before;
+  return { ...stat(samples), cpu: Math.round((used / paths.length) * 100) / 100 };
 }
 
 async function tableBytes(cms: Cms, table: string): Promise<number> {
@@ -200,6 +238,7 @@ async function benchOne(db: 'sqlite' | 'postgres') {
   log(`\n== ${db}: ${ENTRIES.toLocaleString('en')} entries`);
   const target = await open(db);
   const { cms } = target;
+  const cpu = cpuClock(cms, target.schema);
   try {
     const text = corpus(VOCABULARY);
     const { user } = await cms.services.users.create(null, { email: 'bench@example.test', name: 'Bench' });
@@ -262,8 +301,8 @@ async function benchOne(db: 'sqlite' | 'postgres') {
     };
     const search: Record<string, Stat> = {};
     for (const [name, paths] of Object.entries(sets)) {
-      search[name] = await measure(cms, paths, token);
-      log(`search ${name}: p50 ${search[name].p50} ms, p95 ${search[name].p95} ms`);
+      search[name] = await measure(cms, paths, token, cpu);
+      log(`search ${name}: p50 ${search[name].p50} ms, p95 ${search[name].p95} ms, CPU ${search[name].cpu} ms`);
     }
     const suggestPaths = Array.from({ length: n }, () => {
       const w = pick(titles).split(' ');
@@ -272,8 +311,8 @@ async function benchOne(db: 'sqlite' | 'postgres') {
         .replace(/[^a-z]/g, '');
       return `/_cms/api/search/suggest?${new URLSearchParams({ q: word.slice(0, 2 + Math.floor(rand() * 4)) })}`;
     });
-    const suggest = await measure(cms, suggestPaths, token);
-    log(`suggest: p50 ${suggest.p50} ms, p95 ${suggest.p95} ms`);
+    const suggest = await measure(cms, suggestPaths, token, cpu);
+    log(`suggest: p50 ${suggest.p50} ms, p95 ${suggest.p95} ms, CPU ${suggest.cpu} ms`);
     const like = await likeScan(cms, word.slice(0, Math.min(100, n)));
     log(`LIKE scan: p50 ${like.p50} ms, p95 ${like.p95} ms`);
 
@@ -318,9 +357,12 @@ async function main() {
   row('full rebuild', (r) => `${(r.rebuildMs / 1000).toFixed(1)} s`);
   row('index size / entry table', (r) => `${mb(r.indexBytes)} / ${mb(r.entryTableBytes)}`);
   for (const name of Object.keys(results[0].search)) {
-    row(`search: ${name} p50 / p95`, (r) => `${r.search[name].p50} / ${r.search[name].p95} ms`);
+    row(
+      `search: ${name} p50 / p95 (CPU)`,
+      (r) => `${r.search[name].p50} / ${r.search[name].p95} ms (${r.search[name].cpu} ms)`,
+    );
   }
-  row('suggest p50 / p95', (r) => `${r.suggest.p50} / ${r.suggest.p95} ms`);
+  row('suggest p50 / p95 (CPU)', (r) => `${r.suggest.p50} / ${r.suggest.p95} ms (${r.suggest.cpu} ms)`);
   row('LIKE scan (one word) p50 / p95', (r) => `${r.like.p50} / ${r.like.p95} ms`);
   row('create p50: index / none', (r) => `${r.writes.withIndex.create.p50} / ${r.writes.without.create.p50} ms`);
   row('publish p50: index / none', (r) => `${r.writes.withIndex.publish.p50} / ${r.writes.without.publish.p50} ms`);
