@@ -15,6 +15,7 @@ import { errorBody, onError } from './middleware/errors.js';
 import { requestContext } from './middleware/request.js';
 import { openApiDocument } from './openapi.js';
 import { publicRequest, sitemapRoutes } from './public-site.js';
+import { IMPORT_UPLOADS } from './routes/import.js';
 import { registerRoutes } from './routes/index.js';
 import { STREAMED_UPLOADS } from './routes/media.js';
 import { oauthProtocolRoutes } from './routes/oauth-protocol.js';
@@ -45,7 +46,7 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   // before reading; the generic limiter would buffer a chunked upload whole. Anonymous callers keep
   // the small limit.
   api.use('*', (c, next) =>
-    STREAMED_UPLOADS.some((re) => re.test(c.req.path)) && c.get('actor').kind !== 'anonymous'
+    [...STREAMED_UPLOADS, ...IMPORT_UPLOADS].some((re) => re.test(c.req.path)) && c.get('actor').kind !== 'anonymous'
       ? next()
       : limits(c, next),
   );

@@ -3,6 +3,7 @@ import { createCommentsService } from './comments/index.js';
 import { createContentService } from './content/index.js';
 import type { ServiceContext } from './context.js';
 import { createHealthService } from './health/index.js';
+import { createImportService } from './import/index.js';
 import { createMediaService } from './media/index.js';
 import { createMenuService } from './menus/index.js';
 import { createOAuthService } from './oauth/index.js';
@@ -29,6 +30,9 @@ export function createServices(ctx: ServiceContext) {
   const media = createMediaService(ctx, schema);
   // Image and file field values must point at ready library items (checked inside each entry write).
   content.hooks.afterWrite('media-fields', media.fieldListener);
+  const taxonomies = createTaxonomyService(ctx, schema, content);
+  const menus = createMenuService(ctx, schema, content);
+  const sections = createSectionService(ctx);
   return {
     users,
     tokens,
@@ -37,9 +41,10 @@ export function createServices(ctx: ServiceContext) {
     schema,
     content,
     media,
-    taxonomies: createTaxonomyService(ctx, schema, content),
-    menus: createMenuService(ctx, schema, content),
-    sections: createSectionService(ctx),
+    taxonomies,
+    menus,
+    sections,
+    import: createImportService(ctx, { schema, content, taxonomies, menus, sections }),
     widgets: createWidgetService(ctx, schema),
     search: createSearchService(ctx, { schema, content }),
     oauth: createOAuthService(ctx, { tokens }),

@@ -5,6 +5,7 @@ import { authRoutes } from './auth.js';
 import { bylineRoutes } from './bylines.js';
 import { commentRoutes } from './comments.js';
 import { contentRoutes } from './content.js';
+import { importRoutes } from './import.js';
 import { mediaRoutes } from './media.js';
 import { menuRoutes } from './menus.js';
 import { oauthConnectionRoutes } from './oauth-connections.js';
@@ -41,4 +42,5 @@ export function registerRoutes(api: Api): void {
   commentRoutes(api);
   redirectRoutes(api);
   seoRoutes(api);
+  importRoutes(api);
 }

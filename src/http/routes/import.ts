@@ -1,0 +1,164 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { type Actor, requirePermission } from '../../auth/actor.js';
+import { CmsError, issuesError } from '../../core/errors.js';
+import { executeConfigSchema, prepareBodySchema } from '../../schemas/import.js';
+import type { Services } from '../../services/index.js';
+import type { AppEnv } from '../env.js';
+import { parseMultipart } from '../multipart.js';
+import { type Api, op } from '../op.js';
+
+/**
+ * WordPress import (the admin import page's endpoints). Outside the OpenAPI
+ * contract (DESIGN.md): registered hidden, called by the admin through its
+ * plain fetch helper (see docs/decisions.md). An Admin's session (with
+ * X-CMS-Request: 1, enforced by the session middleware) or an Admin's token
+ * whose scopes allow `import:execute`.
+ */
+
+/** Largest export accepted: exports carry no media bytes, so this is generous for text. */
+export const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
+
+/** The import uploads stream their own bytes; the generic body limiter must not buffer them. */
+export const IMPORT_UPLOADS = [/^\/_cms\/api\/import\/blogplatform\/(analyze|execute)$/];
+
+const Any = z.record(z.string(), z.unknown());
+
+/** Count bytes as they pass, refusing an export above the limit. */
+async function* limited(stream: Readable): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    seen += chunk.length;
+    if (seen > IMPORT_MAX_BYTES) {
+      throw new CmsError('PAYLOAD_TOO_LARGE', `The export is larger than ${IMPORT_MAX_BYTES} bytes`, {
+        maxBytes: IMPORT_MAX_BYTES,
+      });
+    }
+    yield chunk;
+  }
+}
+
+function refuseDeclared(c: Context<AppEnv>): void {
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > IMPORT_MAX_BYTES + 1024 * 1024) {
+    throw new CmsError('PAYLOAD_TOO_LARGE', `The export is larger than ${IMPORT_MAX_BYTES} bytes`, {
+      maxBytes: IMPORT_MAX_BYTES,
+    });
+  }
+}
+
+async function analyzeUpload(c: Context<AppEnv>, actor: Actor, services: Services) {
+  requirePermission(actor, 'import:execute');
+  refuseDeclared(c);
+  // The file is analysed while it streams in: nothing is stored.
+  const { files } = await parseMultipart(c.req.raw, {
+    files: ['file'],
+    fields: [],
+    maxFieldBytes: 1024,
+    onFile: (part) => services.import.analyze(actor, () => limited(part.stream)),
+    discard: async () => {},
+  });
+  if (!files.file) throw new CmsError('NO_FILE', 'The request has no part named "file"');
+  return files.file;
+}
+
+function parseConfig(raw: string | undefined) {
+  let json: unknown = {};
+  if (raw !== undefined && raw !== '') {
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw issuesError('Invalid import config', [{ path: ['config'], code: 'invalid_json', message: 'is not JSON' }]);
+    }
+  }
+  const parsed = executeConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    throw issuesError(
+      'Invalid import config',
+      parsed.error.issues.map((i) => ({
+        path: ['config', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+        code: i.code,
+        message: i.message,
+      })),
+    );
+  }
+  return parsed.data;
+}
+
+async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Services) {
+  requirePermission(actor, 'import:execute');
+  refuseDeclared(c);
+  // Execute reads the export twice (check, then import), so it is spooled to a private temporary file.
+  const dir = await mkdtemp(join(tmpdir(), 'cms-import-'));
+  try {
+    const path = join(dir, 'export.xml');
+    const { fields, files } = await parseMultipart(c.req.raw, {
+      files: ['file'],
+      fields: ['config'],
+      maxFieldBytes: 256 * 1024,
+      onFile: async (part) => {
+        await pipeline(limited(part.stream), createWriteStream(path, { mode: 0o600 }));
+        return path;
+      },
+      discard: async () => {},
+    });
+    if (!files.file) throw new CmsError('NO_FILE', 'The request has no part named "file"');
+    const config = parseConfig(fields.config);
+    return await services.import.execute(actor, () => createReadStream(path), config);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function importRoutes(api: Api): void {
+  const tags = ['Import'];
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/import/blogplatform/analyze',
+      operationId: 'analyzeBlogImport',
+      summary: 'Analyze a WordPress export file',
+      tags,
+      hidden: true,
+      upload: { mediaType: 'multipart/form-data', schema: z.object({ file: z.string() }) },
+      response: Any,
+    },
+    async ({ c, actor, services }) => (await analyzeUpload(c, actor, services)) as unknown as Record<string, unknown>,
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/import/blogplatform/prepare',
+      operationId: 'prepareBlogImport',
+      summary: 'Create the collections and fields an import needs (additive)',
+      tags,
+      hidden: true,
+      body: prepareBodySchema,
+      response: Any,
+    },
+    async ({ actor, services, body }) =>
+      (await services.import.prepare(actor, body.postTypes)) as unknown as Record<string, unknown>,
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/import/blogplatform/execute',
+      operationId: 'executeBlogImport',
+      summary: 'Import a WordPress export file',
+      tags,
+      hidden: true,
+      upload: { mediaType: 'multipart/form-data', schema: z.object({ file: z.string(), config: z.string() }) },
+      response: Any,
+    },
+    async ({ c, actor, services }) => (await executeUpload(c, actor, services)) as unknown as Record<string, unknown>,
+  );
+}
