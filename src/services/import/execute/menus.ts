@@ -62,7 +62,8 @@ export class Menus {
     terms: Terms,
     skipExisting: boolean,
   ): Promise<void> {
-    const byMenu = new Map<string, NavItem[]>();
+    // Every declared menu is created, an empty one too (it is part of the site's structure).
+    const byMenu = new Map<string, NavItem[]>([...this.labels.keys()].map((k) => [k, []]));
     for (const n of this.items) {
       const list = byMenu.get(n.menu) ?? [];
       list.push(n);
@@ -168,6 +169,7 @@ export class Menus {
       return;
     }
     stats.created++;
+    if (!list.length) return;
     try {
       await deps.menus.items.setItems(scope.actor, name, scope.locale, list);
       for (const n of sources) tally.imported(n.item.postType, null);

@@ -46,7 +46,10 @@ export interface ExecuteResult {
   byCollection: Record<string, Bucket>;
   byPostType: Record<string, Bucket>;
   sections?: SmallCounts;
-  taxonomies: Record<string, { created: number; existing: number; assignments: number }>;
+  taxonomies: Record<
+    string,
+    { created: number; existing: number; failed: number; assignments: number; errors: string[] }
+  >;
   comments: SmallCounts;
   menus: { created: number; skipped: number; failed: number; items: SmallCounts };
   bylines: { created: number; reused: number };

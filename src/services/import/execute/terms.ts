@@ -56,7 +56,7 @@ export class Terms {
   }
 
   private stats(name: string) {
-    this.tally.result.taxonomies[name] ??= { created: 0, existing: 0, assignments: 0 };
+    this.tally.result.taxonomies[name] ??= { created: 0, existing: 0, failed: 0, assignments: 0, errors: [] };
     return this.tally.result.taxonomies[name];
   }
 
@@ -165,7 +165,9 @@ export class Terms {
       }
     } catch (err) {
       if (!isCmsError(err)) throw err;
-      this.deps.ctx.log.warn({ taxonomy: name, slug, err: err.message }, 'import: term not created');
+      // Entries filed under the term are still imported, without it; the report names the term.
+      stats.failed++;
+      if (stats.errors.length < 20) stats.errors.push(`${slug}: ${err.message}`);
     }
     this.known.set(key, ref);
     return ref;
