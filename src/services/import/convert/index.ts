@@ -37,7 +37,8 @@ export function wpContentToPortableText(html: string, ctx: ConvertContext = {}):
   w.nodes(doc.children, st);
   w.flush(st);
   return {
-    blocks: w.out.blocks.map((b) => clean(b, 0) as PortableTextBlock),
+    // Text blocks were cleaned when closed; objects carry attribute values and raw markup.
+    blocks: w.out.blocks.map((b) => (b._type === 'block' ? b : (clean(b, 0) as PortableTextBlock))),
     unconverted: w.out.unconverted(),
     reusableBlockRefs: [...w.out.refs],
   };

@@ -22,7 +22,7 @@ type Part = ChildNode | string;
  * Converts the text node `list[i]` (which holds a `[`), consuming following siblings when an
  * enclosing shortcode spans them; returns the index of the last sibling consumed.
  */
-export function textWithShortcodes(w: Walker, list: ReadonlyArray<Part>, i: number, st: St): number {
+export function textWithShortcodes(w: Walker, list: ReadonlyArray<Part>, i: number, to: number, st: St): number {
   const node = list[i];
   let s = typeof node === 'string' ? node : (node as { data: string }).data;
   let finder = new CloserFinder(s);
@@ -50,7 +50,7 @@ export function textWithShortcodes(w: Walker, list: ReadonlyArray<Part>, i: numb
         continue;
       }
       // The closing tag may sit in a later sibling text, with elements (an <img>) in between.
-      const span = closerInSiblings(list, at + 1, tag.name);
+      const span = closerInSiblings(list, at + 1, to, tag.name);
       if (span) {
         enclosing(w, tag, [s.slice(tag.end), ...list.slice(at + 1, span.index), span.before], st);
         at = span.index;
@@ -74,9 +74,9 @@ function isKnown(tag: ShortcodeTag): boolean {
   return shortcodeEmbedUrl(tag.name, tag.attrs, tag.positional) !== null;
 }
 
-function closerInSiblings(list: ReadonlyArray<Part>, start: number, name: string) {
+function closerInSiblings(list: ReadonlyArray<Part>, start: number, to: number, name: string) {
   const needle = `[/${name}]`;
-  const end = Math.min(list.length, start + MAX_SIBLING_SEARCH);
+  const end = Math.min(to, start + MAX_SIBLING_SEARCH);
   for (let j = start; j < end; j++) {
     const n = list[j];
     const text = typeof n === 'string' ? n : n.type === 'text' ? n.data : null;

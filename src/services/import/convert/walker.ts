@@ -94,8 +94,8 @@ export class Walker {
   ) {}
 
   /** A sibling run: block comments pair up with their closers; text may hold shortcodes. */
-  nodes(list: ReadonlyArray<ChildNode | string>, st: St): void {
-    for (let i = 0; i < list.length; i++) {
+  nodes(list: ReadonlyArray<ChildNode | string>, st: St, from = 0, to = list.length): void {
+    for (let i = from; i < to; i++) {
       const n = list[i];
       if (typeof n === 'string') {
         this.text(n, st);
@@ -104,7 +104,7 @@ export class Walker {
       if (n.type === 'comment') {
         const c = blockComment(n.data);
         if (c) {
-          i = wpBlock(this, list, i, c, st);
+          i = wpBlock(this, list, i, to, c, st);
           continue;
         }
         this.comment(n.data, st);
@@ -112,7 +112,7 @@ export class Walker {
       }
       if (n.type === 'text') {
         if (st.mode === 'pre' || n.data.indexOf('[') === -1) this.text(n.data, st);
-        else i = textWithShortcodes(this, list, i, st);
+        else i = textWithShortcodes(this, list, i, to, st);
         continue;
       }
       if (n.type === 'cdata') {

@@ -56,6 +56,9 @@ const STATIC = new Set(
 
 /** Parses a comment's text as a block delimiter, or null when it is an ordinary comment. */
 export function blockComment(data: string): BlockComment | null {
+  // Cheap refusal first: most comments in a post are delimiters, the rest are rare.
+  const k = data.indexOf('wp:');
+  if (k === -1 || k > 8) return null;
   const t = data.trim();
   const closing = t.startsWith('/wp:');
   if (!closing && !t.startsWith('wp:')) return null;
@@ -87,35 +90,47 @@ export function blockComment(data: string): BlockComment | null {
   return { name: name.toLowerCase(), attrs, closing, selfClosing };
 }
 
-/** Index of the comment closing the block opened at `list[i]` on the same level, or -1. */
-function findCloser(list: ReadonlyArray<ChildNode | string>, i: number, name: string): number {
-  let depth = 0;
-  for (let j = i + 1; j < list.length; j++) {
-    const n = list[j];
-    if (typeof n === 'string' || n.type !== 'comment') continue;
-    const c = blockComment(n.data);
-    if (!c || c.name !== name || c.selfClosing) continue;
-    if (!c.closing) depth++;
-    else if (depth === 0) return j;
-    else depth--;
+type List = ReadonlyArray<ChildNode | string>;
+
+/**
+ * Opener index → closer index for every block comment pair in a sibling list, found in one
+ * pass (one stack per block name: a closer pairs with the nearest open block of its name).
+ * Cached per list, so nested blocks of one list cost nothing more.
+ */
+const pairs = new WeakMap<List, Map<number, number>>();
+
+function closerOf(list: List, i: number): number {
+  let map = pairs.get(list);
+  if (!map) {
+    map = new Map();
+    const open = new Map<string, number[]>();
+    for (let j = 0; j < list.length; j++) {
+      const n = list[j];
+      if (typeof n === 'string' || n.type !== 'comment') continue;
+      const c = blockComment(n.data);
+      if (!c || c.selfClosing) continue;
+      const stack = open.get(c.name) ?? [];
+      open.set(c.name, stack);
+      if (!c.closing) stack.push(j);
+      else if (stack.length) map.set(stack.pop() as number, j);
+    }
+    pairs.set(list, map);
   }
-  return -1;
+  return map.get(i) ?? -1;
 }
 
+/** Block comments nested deeper than this are read as plain HTML (the stack stays bounded). */
+const MAX_BLOCK_DEPTH = 40;
+
 /** Converts the block that starts at `list[i]`; returns the index of its last node. */
-export function wpBlock(
-  w: Walker,
-  list: ReadonlyArray<ChildNode | string>,
-  i: number,
-  c: BlockComment,
-  st: St,
-): number {
+export function wpBlock(w: Walker, list: List, i: number, to: number, c: BlockComment, st: St): number {
   if (c.closing) return i; // a stray closer: the HTML around it converts on its own
-  const close = c.selfClosing ? i : findCloser(list, i, c.name);
-  if (close === -1) return i; // an unclosed opener: its content follows as ordinary HTML
-  const inner = list.slice(i + 1, close);
+  const close = c.selfClosing ? i : closerOf(list, i);
+  // An unclosed opener (or one nested too deep): its content follows as ordinary HTML.
+  if (close === -1 || close >= to || st.depth >= MAX_BLOCK_DEPTH) return i;
   const open = list[i] as ChildNode;
-  const blockSt: St = { ...st, mode: 'block' };
+  const last = list[close] as ChildNode;
+  const blockSt: St = { ...st, mode: 'block', depth: st.depth + 1 };
   if (c.name === 'core/block') {
     const ref = c.attrs.ref;
     if (typeof ref === 'number' && Number.isSafeInteger(ref) && ref > 0) {
@@ -124,14 +139,14 @@ export function wpBlock(
       if (!w.out.refs.includes(ref)) w.out.refs.push(ref);
     } else {
       w.flush(st);
-      w.keepRaw([open, list[close] as ChildNode], 'core/block', 'reusable block without a valid reference');
+      w.keepRaw([open, last], 'core/block', 'reusable block without a valid reference');
     }
     return close;
   }
   if (STATIC.has(c.name) || c.name.startsWith('core-embed/')) {
     w.flush(st);
     const before = w.out.blocks.length;
-    w.nodes(inner, blockSt);
+    w.nodes(list, blockSt, i + 1, close);
     w.flush(blockSt);
     coverImage(w, c, before);
     return close;
@@ -139,16 +154,13 @@ export function wpBlock(
   if (c.name === 'core/freeform' || c.name === 'core/shortcode') {
     // Classic content and shortcodes are stored raw; WordPress formats them with wpautop.
     w.flush(st);
-    w.nodes(inner, { ...st, mode: 'classic' });
+    w.nodes(list, { ...blockSt, mode: 'classic' }, i + 1, close);
     w.flush({ ...st, mode: 'classic' });
     return close;
   }
   w.flush(st);
-  const nodes = [open, ...(inner as ChildNode[]), list[close] as ChildNode];
   if (c.name === 'core/html') {
-    const html = inner.length
-      ? rawOf(w.source, inner[0] as ChildNode, inner[inner.length - 1] as ChildNode).trim()
-      : '';
+    const html = close > i + 1 ? rawOf(w.source, list[i + 1] as ChildNode, list[close - 1] as ChildNode).trim() : '';
     w.out.object('html', { html, blockName: c.name, reason: 'custom HTML block kept as written' });
     w.out.report(c.name, 'custom HTML block kept as written');
     return close;
@@ -157,7 +169,7 @@ export function wpBlock(
     ? 'block drawn by the source site when a page is viewed (no content in the post to convert)'
     : 'block from a plugin or theme kept as written';
   // The attributes stay inside the kept markup; loose copies could carry unchecked link fields.
-  w.keepRaw(nodes.slice(0, c.selfClosing ? 1 : nodes.length), c.name, reason, { blockName: c.name });
+  w.keepRaw([open, last], c.name, reason, { blockName: c.name });
   return close;
 }
 
