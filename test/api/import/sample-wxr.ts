@@ -1,6 +1,12 @@
 /** A small export built for the rules the real files do not all exercise. */
 function item(fields: Record<string, string>, extra = ''): string {
-  const f = { post_type: 'post', status: 'publish', post_parent: '0', menu_order: '0', ...fields };
+  const f: Record<string, string> = {
+    post_type: 'post',
+    status: 'publish',
+    post_parent: '0',
+    menu_order: '0',
+    ...fields,
+  };
   return `<item>
   <title><![CDATA[${f.title ?? ''}]]></title>
   <dc:creator><![CDATA[${f.creator ?? 'alice'}]]></dc:creator>
