@@ -82,6 +82,11 @@ export const configSchema = z
     mediaAllowedTypes: mediaAllowedTypesSchema.optional(),
     maxImagePixels: z.coerce.number().int().positive().default(DEFAULT_MAX_IMAGE_PIXELS),
     searchRebuildBatch: z.coerce.number().int().min(1).max(10_000).default(500),
+    // Off unless set to 1/true: imports then may fetch from loopback and private networks (tests, local development).
+    importAllowPrivateHosts: z
+      .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
+      .transform((v) => v === true || v === '1' || v === 'true')
+      .default(false),
   })
   .strict();
 
@@ -119,6 +124,8 @@ export interface CmsConfig {
   maxImagePixels: number;
   /** Entries per search index rebuild step; collections this small are rebuilt at once. */
   searchRebuildBatch: number;
+  /** Imports may fetch media from loopback and private addresses (never link-local); off by default. */
+  importAllowPrivateHosts: boolean;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +152,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_MEDIA_ALLOWED_TYPES: 'mediaAllowedTypes',
   CMS_MAX_IMAGE_PIXELS: 'maxImagePixels',
   CMS_SEARCH_REBUILD_BATCH: 'searchRebuildBatch',
+  CMS_IMPORT_ALLOW_PRIVATE_HOSTS: 'importAllowPrivateHosts',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -184,6 +192,7 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     mediaAllowedTypes: v.mediaAllowedTypes ?? DEFAULT_MEDIA_TYPES,
     maxImagePixels: v.maxImagePixels,
     searchRebuildBatch: v.searchRebuildBatch,
+    importAllowPrivateHosts: v.importAllowPrivateHosts,
   };
 }
 
