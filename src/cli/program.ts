@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { completionCommand } from './commands/completion.js';
 import { contentCommands } from './commands/content.js';
+import { importCommand } from './commands/import.js';
 import { loginCommands } from './commands/login.js';
 import { schemaCommands } from './commands/schema.js';
 import { seedCommand } from './commands/seed.js';
@@ -56,6 +57,7 @@ export function buildProgram(io: Io): Command {
   contentCommands(program, ctx);
   schemaCommands(program, ctx);
   seedCommand(program, ctx);
+  importCommand(program, ctx);
   usersCommands(program, ctx);
   tokensCommands(program, ctx);
   loginCommands(program, ctx);
