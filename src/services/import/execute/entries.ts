@@ -24,6 +24,10 @@ export interface PendingEntry {
   credit: Credit;
   terms: TermRef[];
   thumbnailUrl: string | null;
+  /** Exporter source: the item's own locale (default: the import's). */
+  locale?: string;
+  /** Exporter source: the translation group of the item's source, which the entry joins. */
+  group?: string;
 }
 
 /** Where a source post ID landed (imported now, or matched by skipExisting). */
@@ -36,12 +40,18 @@ export interface Landed {
 /** Rows per multi-row INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_CHUNK = 100;
 
-async function insertChunked(trx: Kdb, table: string, rows: Record<string, unknown>[]): Promise<void> {
+async function insertChunked(
+  trx: Kdb,
+  table: string,
+  rows: Record<string, unknown>[],
+  ignoreDuplicates = false,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await dyn(trx)
+    let q = dyn(trx)
       .insertInto(table)
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute();
+      .values(rows.slice(i, i + INSERT_CHUNK));
+    if (ignoreDuplicates) q = q.onConflict((oc: { doNothing(): unknown }) => oc.doNothing());
+    await q.execute();
   }
 }
 
@@ -69,11 +79,12 @@ export class EntryWriter {
   ) {}
 
   /** A slug free within this run for the collection. */
-  claim(c: CollectionInfo, slug: string, sourceId: string): string {
-    let set = this.claimed.get(c.slug);
+  claim(c: CollectionInfo, slug: string, sourceId: string, locale = this.scope.locale): string {
+    const key = `${c.slug}\0${locale}`;
+    let set = this.claimed.get(key);
     if (!set) {
       set = new Set();
-      this.claimed.set(c.slug, set);
+      this.claimed.set(key, set);
     }
     const out = set.has(slug) ? `${slug}-${sourceId}` : slug;
     set.add(out);
@@ -90,9 +101,10 @@ export class EntryWriter {
     this.queue = [];
     const byCollection = new Map<string, PendingEntry[]>();
     for (const p of queue) {
-      const list = byCollection.get(p.c.slug) ?? [];
+      const key = `${p.c.slug}\0${p.locale ?? this.scope.locale}`;
+      const list = byCollection.get(key) ?? [];
       list.push(p);
-      byCollection.set(p.c.slug, list);
+      byCollection.set(key, list);
     }
     for (const list of byCollection.values()) {
       const fresh = await this.dropExisting(list);
@@ -124,12 +136,13 @@ export class EntryWriter {
   /** Entries whose slug already exists in the locale: skipped (skipExisting) or failed, never written twice. */
   private async dropExisting(list: PendingEntry[]): Promise<PendingEntry[]> {
     const c = list[0].c;
+    const locale = list[0].locale ?? this.scope.locale;
     const existing = new Map<string, { id: string; translation_group: string }>();
     for (let i = 0; i < list.length; i += 500) {
       const rows: Array<{ id: string; slug: string; translation_group: string }> = await dyn(this.deps.ctx.db)
         .selectFrom(c.table)
         .select(['id', 'slug', 'translation_group'])
-        .where('locale', '=', this.scope.locale)
+        .where('locale', '=', locale)
         .where(
           'slug',
           'in',
@@ -154,7 +167,7 @@ export class EntryWriter {
           p.item,
           c.slug,
           'ALREADY_EXISTS',
-          `Slug "${p.slug}" is already used by a ${this.scope.locale} entry of "${c.slug}" (use skipExisting to re-run)`,
+          `Slug "${p.slug}" is already used by a ${locale} entry of "${c.slug}" (use skipExisting to re-run)`,
         );
         this.tally.result.comments.skipped += p.item.comments.length;
       }
@@ -164,8 +177,9 @@ export class EntryWriter {
 
   private async write(list: PendingEntry[]): Promise<void> {
     const { ctx } = this.deps;
-    const { actor, locale, now } = this.scope;
+    const { actor, now } = this.scope;
     const c = list[0].c;
+    const locale = list[0].locale ?? this.scope.locale;
     const withRevisions = revisionsOn(c);
     const columns = valueFields(c).map((f) => f.column as string);
     const entryRows: Record<string, unknown>[] = [];
@@ -180,7 +194,7 @@ export class EntryWriter {
     const counted: string[] = [];
     for (const p of list) {
       const id = newId();
-      const group = newId();
+      const group = p.group ?? newId();
       const row = newEntryRow({
         id,
         slug: p.slug,
@@ -249,7 +263,8 @@ export class EntryWriter {
       await insertChunked(trx, c.table, entryRows);
       if (revisionRows.length) await insertChunked(trx, '_cms_revisions', revisionRows);
       if (creditRows.length) await insertChunked(trx, '_cms_entry_bylines', creditRows);
-      if (termRows.length) await insertChunked(trx, '_cms_content_terms', termRows);
+      // A translation joins a group that may already carry the term: the assignment is the group's, once.
+      if (termRows.length) await insertChunked(trx, '_cms_content_terms', termRows, true);
       if (comments.length) await insertChunked(trx, '_cms_comments', comments as unknown as Record<string, unknown>[]);
       await this.deps.content.hooks.runAfterWrite(trx, {
         kind: 'create',

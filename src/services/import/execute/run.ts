@@ -1,26 +1,16 @@
 import { type Actor, requirePermission } from '../../../auth/actor.js';
 import { isoNow } from '../../../core/clock.js';
-import { isCmsError } from '../../../core/errors.js';
 import type { ExecuteConfig } from '../../../schemas/import.js';
-import { checkUniques } from '../../content/checks.js';
-import { blockLookup } from '../../content/deps.js';
-import { validateEntryData } from '../../fields/values.js';
 import { resolveLocale } from '../../locales.js';
-import type { CollectionInfo, SchemaSnapshot } from '../../schema/model.js';
+import type { SchemaSnapshot } from '../../schema/model.js';
 import { Analyzer } from '../analyze.js';
-import { type ConvertContext, wpContentToPortableText } from '../convert/index.js';
 import { invalidConfig } from '../errors.js';
-import { defaultCollection, INTERNAL_POST_TYPES, isInternalType, mapStatus, reviewExisting } from '../post-types.js';
-import { metaValue, type WxrItem } from '../wxr/model.js';
+import { defaultCollection, INTERNAL_POST_TYPES, isInternalType, reviewExisting } from '../post-types.js';
+import { metaValue } from '../wxr/model.js';
 import { readWxr } from '../wxr/read.js';
-import { Authors } from './authors.js';
 import type { ImportDeps, RunScope } from './deps.js';
-import { EntryWriter } from './entries.js';
-import { Menus } from './menus.js';
-import { importSection } from './sections.js';
-import { type AttachmentRef, type ExecuteResult, Tally } from './tally.js';
-import { Terms } from './terms.js';
-import { entryValues, itemDate, itemSlug, thumbnailId } from './values.js';
+import { ImportSession, type Target } from './session.js';
+import type { AttachmentRef, ExecuteResult } from './tally.js';
 
 /** Opens the export from the start; execute reads it twice (check, then import). */
 export type ExportSource = () => AsyncIterable<Uint8Array | string>;
@@ -38,8 +28,6 @@ export interface ExecuteOptions {
   batchSize?: number;
   onProgress?: (p: ImportProgress) => void;
 }
-
-type Target = { c: CollectionInfo } | { c: null; reason: string };
 
 /**
  * The check pass: reads the whole file before anything is written, so a
@@ -120,106 +108,21 @@ export async function executeWxr(
   );
   const total = analysis.items;
   const targets = resolveTargets(config, snap, analysis);
-  const tally = new Tally();
-  const authors = new Authors(deps, scope, config.authorMappings ?? {}, tally);
-  await authors.checkMappings();
-  const terms = new Terms(deps, scope, tally);
-  const menus = new Menus();
-  const userIds = new Map<string, string>();
-  const writer = new EntryWriter(
-    deps,
-    scope,
-    tally,
-    { skipExisting: config.skipExisting, batchSize: opts.batchSize ?? 200, userIds },
-    (taxonomy, n) => terms.assigned(taxonomy, n),
-  );
-  const convert: ConvertContext = {
-    attachmentById: (id) => {
-      const a = attachments.get(String(id));
-      return a ? { url: a.url, alt: a.alt || undefined } : undefined;
-    },
-  };
-  const lookup = blockLookup(snap);
+  const session = new ImportSession(deps, scope, config, snap, targets, attachments, opts.batchSize);
+  await session.authors.checkMappings();
   let done = 0;
-
-  const contentItem = async (item: WxrItem, c: CollectionInfo) => {
-    const converted = wpContentToPortableText(item.content, convert);
-    for (const u of converted.unconverted) tally.unconverted(u.kind, u.count);
-    let data: Record<string, unknown>;
-    try {
-      data = validateEntryData(c.fields, entryValues(c, item, converted.blocks), {
-        mode: 'create',
-        blockTypes: lookup,
-      });
-      if (c.fields.some((f) => f.unique)) await checkUniques(deps.ctx.db, deps.ctx.dialect, c, data, locale);
-      await deps.content.hooks.runBeforeSave({
-        collection: c.slug,
-        operation: 'create',
-        entryId: null,
-        locale,
-        data,
-        actor,
-      });
-    } catch (err) {
-      if (!isCmsError(err)) throw err;
-      tally.failed(item, c.slug, err.code, err.message);
-      tally.result.comments.skipped += item.comments.length;
-      return;
-    }
-    const refs = [];
-    for (const t of item.terms) {
-      const ref = await terms.ref(t.domain, t.slug, t.name);
-      if (ref && (await terms.allow(ref.taxonomy, c.slug))) refs.push(ref);
-    }
-    const thumb = thumbnailId(item);
-    await writer.add({
-      item,
-      c,
-      slug: writer.claim(c, itemSlug(item), item.postId),
-      data,
-      published: mapStatus(item.status) === 'published',
-      date: itemDate(item) ?? scope.now,
-      credit: await authors.creditFor(item.creator),
-      terms: refs,
-      thumbnailUrl: thumb ? (attachments.get(thumb)?.url ?? null) : null,
-    });
-  };
-
   for await (const r of readWxr(open())) {
-    if (r.kind === 'author') {
-      authors.declare(r.author);
-      const mapped = config.authorMappings?.[r.author.login];
-      if (mapped && r.author.id) userIds.set(r.author.id, mapped);
-      continue;
-    }
-    if (r.kind === 'term') {
-      terms.declare(r.term);
-      if (r.term.taxonomy === 'nav_menu') menus.declare(r.term.slug, r.term.name);
-      continue;
-    }
-    if (r.kind !== 'item') continue;
-    await terms.setup();
-    const item = r.item;
-    item.postType ||= 'post';
-    tally.result.items++;
-    if (++done % 100 === 0) opts.onProgress?.({ stage: 'import', done, total });
-    if (item.postType === 'attachment') tally.skipped(item.postType, null, 'media_step');
-    else if (item.postType === 'nav_menu_item') {
-      if (!menus.add(item)) tally.skipped(item.postType, null, 'no_menu');
-    } else if (item.postType === 'wp_block') {
-      if (config.importSections) await importSection(deps, scope, tally, item, config.skipExisting, convert);
-      else tally.skipped(item.postType, null, 'not_selected');
-    } else if (isInternalType(item.postType)) tally.skipped(item.postType, null, 'internal_type');
-    else {
-      const target = targets.get(item.postType);
-      if (!target?.c) tally.skipped(item.postType, null, target?.reason ?? 'no_collection');
-      else await contentItem(item, target.c);
+    if (r.kind === 'author') session.author(r.author);
+    else if (r.kind === 'term') session.term(r.term);
+    else if (r.kind === 'item') {
+      await session.item(r.item);
+      if (++done % 100 === 0) opts.onProgress?.({ stage: 'import', done, total });
     }
   }
-  await terms.setup();
-  await writer.flush();
+  await session.flush();
   opts.onProgress?.({ stage: 'menus', done, total });
-  await menus.write(deps, scope, tally, writer.landed, terms, config.skipExisting);
+  await session.writeMenus();
+  const { tally } = session;
   tally.result.media.attachments = [...attachments.values()];
   tally.result.durationMs = Date.now() - started;
   opts.onProgress?.({ stage: 'done', done, total });
