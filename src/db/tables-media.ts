@@ -31,6 +31,11 @@ export interface MediaTable {
   content_hash: string | null;
   /** content_hash of the one ready item that answers for these bytes (unique); null otherwise. */
   dedupe_key: string | null;
+  /**
+   * `sha1:<hex>` of the bytes an import copied (a lookup key only, unique);
+   * null for uploads and after the file is replaced.
+   */
+  import_key: string | null;
   /** Hash the client announced for a pending upload, checked at confirmation. */
   declared_hash: string | null;
   uploaded_by: string | null;

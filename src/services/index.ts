@@ -4,6 +4,7 @@ import { createContentService } from './content/index.js';
 import type { ServiceContext } from './context.js';
 import { createHealthService } from './health/index.js';
 import { createImportService } from './import/index.js';
+import { createMediaCopyService } from './import/media-copy/index.js';
 import { createMediaService } from './media/index.js';
 import { createMenuService } from './menus/index.js';
 import { createOAuthService } from './oauth/index.js';
@@ -45,6 +46,7 @@ export function createServices(ctx: ServiceContext) {
     menus,
     sections,
     import: createImportService(ctx, { schema, content, taxonomies, menus, sections }),
+    importMedia: createMediaCopyService({ ctx, schema, content, media }),
     widgets: createWidgetService(ctx, schema),
     search: createSearchService(ctx, { schema, content }),
     oauth: createOAuthService(ctx, { tokens }),

@@ -9,6 +9,7 @@ import { migration008 } from './008_structure.js';
 import { migration009 } from './009_search.js';
 import { migration010 } from './010_public.js';
 import { migration015 } from './015_null_order.js';
+import { migration016 } from './016_media_import_key.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   migration009,
   migration010,
   migration015,
+  migration016,
 ];

@@ -13,6 +13,7 @@ import type { Services } from '../../services/index.js';
 import type { AppEnv } from '../env.js';
 import { parseMultipart } from '../multipart.js';
 import { type Api, op } from '../op.js';
+import { importMediaRoutes } from './import-media.js';
 
 /**
  * WordPress import (the admin import page's endpoints). Outside the OpenAPI
@@ -117,6 +118,7 @@ async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Service
 }
 
 export function importRoutes(api: Api): void {
+  importMediaRoutes(api);
   const tags = ['Import'];
   op(
     api,

@@ -8,6 +8,7 @@ import type { SchemaService } from '../schema/index.js';
 import { mediaDeps, requireEdit } from './deps.js';
 import { mediaFieldListener } from './field-refs.js';
 import { folderOps } from './folders.js';
+import { importBytes } from './imported.js';
 import { ingest, type UploadMeta } from './ingest.js';
 import { itemOps } from './items.js';
 import { listOps } from './list.js';
@@ -85,6 +86,8 @@ export function createMediaService(
     stage,
     upload: (actor: Actor, file: Parameters<typeof ingest>[2], meta: UploadMeta) => ingest(deps, actor, file, meta),
     uploadBase64,
+    /** Bytes an import downloaded: deduplicated by their SHA-1 (`sha1:` import key), then stored like an upload. */
+    importBytes: (actor: Actor, bytes: Buffer, meta: UploadMeta) => importBytes(deps, actor, bytes, meta),
     list: lists.list,
     get: lists.get,
     usage: lists.usage,

@@ -8,7 +8,7 @@ import { cleanFilename, objectHeaders } from './files.js';
 import { type FileFacts, inspectFile } from './inspect.js';
 import { extensionFor } from './mime.js';
 import { type MediaItem, presentItem } from './present.js';
-import { holderOf, loadItem, nameKey } from './rows.js';
+import { claimImportKey, holderOf, importHolder, loadItem, nameKey } from './rows.js';
 import { discard, type StagedFile } from './staging.js';
 
 /** What may come with a new file besides its bytes. */
@@ -98,13 +98,23 @@ export async function storeStaged(deps: MediaDeps, file: StagedFile, facts: File
  * caption not applied) or stored and recorded as a ready item. The staged
  * copy is always gone afterwards.
  */
-export async function ingest(deps: MediaDeps, actor: Actor, file: StagedFile, meta: UploadMeta): Promise<UploadResult> {
+export async function ingest(
+  deps: MediaDeps,
+  actor: Actor,
+  file: StagedFile,
+  meta: UploadMeta,
+  /** `sha1:<hex>` of these bytes, computed by the media service for an import copy (never taken from a caller). */
+  importKey: string | null = null,
+): Promise<UploadResult> {
   try {
     requirePermission(actor, 'media:upload');
     await assertFolder(deps, meta.folderId, 'folderId');
     const facts = await inspectFor(deps, file, meta, await fieldAllowlist(deps, meta.fieldId));
     const existing = await holderOf(deps.ctx.db, file.hash);
-    if (existing) return { item: presentItem(deps, existing), deduplicated: true };
+    if (existing) {
+      if (importKey) await claimImportKey(deps.ctx.db, existing, importKey);
+      return { item: presentItem(deps, existing), deduplicated: true };
+    }
 
     const filename = cleanFilename(meta.filename, extensionFor(facts.mime));
     const key = await storeStaged(deps, file, facts, filename);
@@ -125,6 +135,7 @@ export async function ingest(deps: MediaDeps, actor: Actor, file: StagedFile, me
       storage_key: key,
       content_hash: file.hash,
       dedupe_key: file.hash,
+      import_key: importKey,
       declared_hash: null,
       uploaded_by: actor.userId,
       created_at: now,
@@ -138,7 +149,9 @@ export async function ingest(deps: MediaDeps, actor: Actor, file: StagedFile, me
       if (!isUniqueViolation(err)) throw err;
       // A concurrent upload of the same bytes won: answer with its item, drop our copy.
       await deps.storage.delete(key);
-      const winner = await holderOf(deps.ctx.db, file.hash);
+      const winner =
+        (await holderOf(deps.ctx.db, file.hash)) ??
+        (importKey ? await importHolder(deps.ctx.db, importKey) : undefined);
       if (!winner) throw err;
       return { item: presentItem(deps, winner), deduplicated: true };
     }

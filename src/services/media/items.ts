@@ -112,6 +112,8 @@ export function itemOps(deps: MediaDeps) {
               placeholder: facts.placeholder,
               content_hash: file.hash,
               dedupe_key: dedupe ? file.hash : null,
+              // The import key named the old bytes.
+              import_key: null,
               updated_at: nowIso(deps),
               version: row.version + 1,
             })

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isUniqueViolation } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { MediaTable } from '../../db/tables-media.js';
@@ -22,6 +23,34 @@ export async function holderOf(db: Kdb, hash: string): Promise<MediaTable | unde
     .where('dedupe_key', '=', hash)
     .where('status', '=', 'ready')
     .executeTakeFirst();
+}
+
+/** The ready item an import copy of these bytes (`sha1:<hex>`) already landed in, if any. */
+export async function importHolder(db: Kdb, importKey: string): Promise<MediaTable | undefined> {
+  return db
+    .selectFrom('_cms_media')
+    .selectAll()
+    .where('import_key', '=', importKey)
+    .where('status', '=', 'ready')
+    .executeTakeFirst();
+}
+
+/**
+ * Let an existing item (found by its SHA-256) answer for an import's SHA-1 too,
+ * unless it already has a key or another item took this one meanwhile.
+ */
+export async function claimImportKey(db: Kdb, row: MediaTable, importKey: string): Promise<void> {
+  if (row.import_key) return;
+  try {
+    await db
+      .updateTable('_cms_media')
+      .set({ import_key: importKey })
+      .where('id', '=', row.id)
+      .where('import_key', 'is', null)
+      .execute();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
 }
 
 /** True when some row still points at the stored object. */

@@ -120,6 +120,7 @@ export function targetOps(deps: MediaDeps) {
         storage_key: storageKey,
         content_hash: null,
         dedupe_key: null,
+        import_key: null,
         declared_hash: hash,
         uploaded_by: actor.userId,
         created_at: now.toISOString(),
