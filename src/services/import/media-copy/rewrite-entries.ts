@@ -53,17 +53,28 @@ function targetCollections(all: Map<string, CollectionInfo>, slugs: string[] | u
   return [...new Set(slugs)].map((s) => all.get(s) as CollectionInfo);
 }
 
-/** The rewritten values of the given fields; `changes` holds only fields that changed. */
+/** The rewritten values of the given fields; `changes` holds only fields that changed, `counts` their URLs. */
 function rewriteData(rw: UrlRewriter, fields: FieldInfo[], data: Record<string, unknown>) {
   const changes: Record<string, unknown> = {};
+  const counts: Record<string, number> = {};
   let count = 0;
   for (const f of fields) {
     const r = rw.value(data[f.slug]);
     if (!r.count) continue;
     changes[f.slug] = r.value;
+    counts[f.slug] = r.count;
     count += r.count;
   }
-  return { changes, count };
+  return { changes, counts, count };
+}
+
+/** URLs of a draft's fields that differ from the live values (the same value is one URL, not two). */
+function draftOnly(counts: Record<string, number>, draft: Record<string, unknown>, live: Record<string, unknown>) {
+  let n = 0;
+  for (const [slug, c] of Object.entries(counts)) {
+    if (JSON.stringify(draft[slug]) !== JSON.stringify(live[slug] ?? null)) n += c;
+  }
+  return n;
 }
 
 async function rewriteBatch(
@@ -88,8 +99,10 @@ async function rewriteBatch(
   let updated = 0;
   let urls = 0;
   for (const row of rows) {
-    const live = rewriteData(rw, fields, decodeData(c, row));
+    const values = decodeData(c, row);
+    const live = rewriteData(rw, fields, values);
     let count = live.count;
+    let changed = live.count > 0;
     // The live revision mirrors the row; a pending draft holds what the editor will publish next.
     for (const revId of new Set([row.live_revision_id, row.draft_revision_id])) {
       const raw = revId ? revById.get(revId) : undefined;
@@ -102,11 +115,11 @@ async function rewriteBatch(
         .set({ data: JSON.stringify({ ...data, ...rev.changes }) })
         .where('id', '=', revId)
         .execute();
-      // The live revision repeats the row's URLs; count each replaced URL once per entry state.
-      if (revId === row.draft_revision_id && revId !== row.live_revision_id) count += rev.count;
-      else if (!live.count) count += rev.count;
+      changed = true;
+      if (revId === row.draft_revision_id && revId !== row.live_revision_id)
+        count += draftOnly(rev.counts, data, values);
     }
-    if (!count) continue;
+    if (!changed) continue;
     await dyn(trx)
       .updateTable(c.table)
       .set({ ...encodeData(ctx.dialect, c, live.changes), updated_at: now, version: row.version + 1 })
