@@ -55,3 +55,27 @@ export type ExecuteConfigInput = z.input<typeof executeConfigSchema>;
 export type ExecuteConfig = z.output<typeof executeConfigSchema>;
 
 export const probeBodySchema = z.strictObject({ url: z.string().min(1).max(2000) });
+
+const idRef = z.strictObject({
+  collection: collectionSlug,
+  id: z.string().min(1).max(64),
+  group: z.string().min(1).max(64),
+  existing: z.boolean().optional(),
+});
+const sourceId = z.string().min(1).max(40);
+
+/** The exporter-plugin source: credentials (Base64 `user:application-password`, or a migration key). */
+export const pluginAnalyzeBodySchema = z.strictObject({
+  url: z.string().min(1).max(2000),
+  token: z.string().min(1).max(4096),
+});
+
+/** One step of the exporter flow; the client carries the cursor and the accumulated maps. */
+export const pluginExecuteBodySchema = pluginAnalyzeBodySchema.extend({
+  config: executeConfigSchema,
+  phase: z.enum(['content', 'comments', 'finalize']),
+  cursor: z.string().max(2000).nullable().optional(),
+  idMap: z.record(sourceId, idRef).optional(),
+  translationGroups: z.record(sourceId, z.string().min(1).max(64)).optional(),
+  commentRoots: z.record(sourceId, z.strictObject({ id: z.string().max(64), root: z.string().max(64) })).optional(),
+});

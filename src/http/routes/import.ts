@@ -8,7 +8,13 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
-import { executeConfigSchema, prepareBodySchema } from '../../schemas/import.js';
+import {
+  executeConfigSchema,
+  pluginAnalyzeBodySchema,
+  pluginExecuteBodySchema,
+  prepareBodySchema,
+  probeBodySchema,
+} from '../../schemas/import.js';
 import type { Services } from '../../services/index.js';
 import type { AppEnv } from '../env.js';
 import { parseMultipart } from '../multipart.js';
@@ -117,9 +123,67 @@ async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Service
   }
 }
 
+async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new CmsError('INVALID_JSON', 'The body is not valid JSON');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw issuesError(
+      'Invalid request body',
+      parsed.error.issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message })),
+    );
+  }
+  return parsed.data;
+}
+
 export function importRoutes(api: Api): void {
   importMediaRoutes(api);
   const tags = ['Import'];
+  // The spec answers these two as `{ success: true, result }` and `{ success: true, analysis }` (not `data`):
+  // served by hand, with the same body validation and error envelope as every route.
+  api.post('/import/probe', async (c) => {
+    const actor = c.get('actor');
+    requirePermission(actor, 'import:execute');
+    const body = await jsonBody(c, probeBodySchema);
+    return c.json({ success: true, result: await c.get('services').import.probe(actor, body.url) });
+  });
+  api.post('/import/blogplatform-plugin/analyze', async (c) => {
+    const actor = c.get('actor');
+    requirePermission(actor, 'import:execute');
+    const body = await jsonBody(c, pluginAnalyzeBodySchema);
+    const analysis = await c.get('services').import.plugin.analyze(actor, body.url, body.token);
+    return c.json({ success: true, analysis });
+  });
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/import/blogplatform-plugin/execute',
+      operationId: 'executeExporterImport',
+      summary: 'Import one step from a live site through its exporter plugin',
+      tags,
+      hidden: true,
+      body: pluginExecuteBodySchema,
+      response: Any,
+    },
+    async ({ actor, services, body }) =>
+      (await services.import.plugin.execute(actor, {
+        url: body.url,
+        token: body.token,
+        config: body.config,
+        phase: body.phase,
+        state: {
+          cursor: body.cursor ?? null,
+          idMap: body.idMap,
+          translationGroups: body.translationGroups,
+          commentRoots: body.commentRoots,
+        },
+      })) as unknown as Record<string, unknown>,
+  );
   op(
     api,
     {

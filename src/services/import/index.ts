@@ -10,12 +10,16 @@ import { type Analysis, analyzeWxr } from './analyze.js';
 import type { ImportDeps } from './execute/deps.js';
 import { type ExecuteOptions, type ExportSource, executeWxr } from './execute/run.js';
 import type { ExecuteResult } from './execute/tally.js';
+import { type Phase, type PluginState, type PluginStep, pluginAnalyze, pluginExecute } from './live/plugin.js';
+import { type ProbeResult, probeSite } from './live/probe.js';
 import { type PreparePostType, type PrepareResult, prepareSchema } from './prepare.js';
 import { readWxr } from './wxr/read.js';
 
 export type { Analysis } from './analyze.js';
 export type { ExecuteOptions, ExportSource, ImportProgress } from './execute/run.js';
 export type { ExecuteResult } from './execute/tally.js';
+export type { Phase, PluginState, PluginStep } from './live/plugin.js';
+export type { ProbeResult } from './live/probe.js';
 export type { PreparePostType, PrepareResult } from './prepare.js';
 
 /**
@@ -44,6 +48,18 @@ export function createImportService(
     },
     execute(actor: Actor, open: ExportSource, config: ExecuteConfig, opts?: ExecuteOptions): Promise<ExecuteResult> {
       return executeWxr(deps, actor, open, config, opts);
+    },
+    /** Connect: is the address a WordPress site, and which source can import it. */
+    async probe(actor: Actor, url: string): Promise<ProbeResult> {
+      requirePermission(actor, 'import:execute');
+      return probeSite(ctx, url);
+    },
+    plugin: {
+      analyze: (actor: Actor, url: string, token: string): Promise<Analysis> => pluginAnalyze(deps, actor, url, token),
+      execute: (
+        actor: Actor,
+        input: { url: string; token: string; config: ExecuteConfig; phase: Phase; state: PluginState },
+      ): Promise<PluginStep> => pluginExecute(deps, actor, input),
     },
   };
 }

@@ -20,12 +20,12 @@ export function commentStatus(approved: string): CommentsTable['status'] {
 }
 
 /** Comment HTML to the plain text comments store: paragraphs and line breaks kept, markup dropped. */
-function plainText(html: string): string {
+export function plainText(html: string): string {
   const withBreaks = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*/gi, '\n\n');
   return DomUtils.textContent(parseDocument(withBreaks));
 }
 
-function commentDate(c: WxrComment, fallback: string): string {
+export function commentDate(c: WxrComment, fallback: string): string {
   for (const raw of [c.dateGmt, c.date]) {
     if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(raw) && !raw.startsWith('0000')) {
       const d = new Date(`${raw.replace(' ', 'T')}Z`);

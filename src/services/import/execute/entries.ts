@@ -35,6 +35,8 @@ export interface Landed {
   collection: CollectionInfo;
   id: string;
   group: string;
+  /** Matched by skipExisting, not written by this run (its comments are not added again). */
+  existing?: boolean;
 }
 
 /** Rows per multi-row INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -161,7 +163,7 @@ export class EntryWriter {
       if (this.opts.skipExisting) {
         this.tally.skipped(p.item.postType, c.slug, 'exists');
         this.tally.result.comments.skipped += p.item.comments.length;
-        this.landed.set(p.item.postId, { collection: c, id: hit.id, group: hit.translation_group });
+        this.landed.set(p.item.postId, { collection: c, id: hit.id, group: hit.translation_group, existing: true });
       } else {
         this.tally.failed(
           p.item,

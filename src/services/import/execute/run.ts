@@ -3,7 +3,7 @@ import { isoNow } from '../../../core/clock.js';
 import type { ExecuteConfig } from '../../../schemas/import.js';
 import { resolveLocale } from '../../locales.js';
 import type { SchemaSnapshot } from '../../schema/model.js';
-import { Analyzer } from '../analyze.js';
+import { type Analysis, Analyzer } from '../analyze.js';
 import { invalidConfig } from '../errors.js';
 import { defaultCollection, INTERNAL_POST_TYPES, isInternalType, reviewExisting } from '../post-types.js';
 import { metaValue } from '../wxr/model.js';
@@ -55,10 +55,10 @@ async function checkPass(open: ExportSource, snap: SchemaSnapshot, progress?: (n
   return { analysis: analyzer.result(snap), attachments };
 }
 
-function resolveTargets(
+export function resolveTargets(
   config: ExecuteConfig,
   snap: SchemaSnapshot,
-  analysis: Awaited<ReturnType<typeof checkPass>>['analysis'],
+  analysis: Pick<Analysis, 'postTypes'>,
 ): Map<string, Target> {
   const out = new Map<string, Target>();
   for (const key of Object.keys(config.postTypeMappings)) {
