@@ -189,6 +189,44 @@ describeEachDialect('Rewriting imported media URLs', (dialect) => {
     expect(unknown.body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it('checks the map, and skips an entry the new URL would make invalid', async () => {
+    const cms = await testCms(dialect);
+    await articles(cms);
+    const field = await call(cms, 'POST', '/schema/collections/articles/fields', {
+      token: cms.adminToken,
+      body: { slug: 'caption', label: 'Caption', type: 'string', validation: { maxLength: 70 } },
+    });
+    expect(field.status, JSON.stringify(field.body)).toBe(201);
+    const tight = await createEntry(cms, { data: { title: 't', caption: OLD } }, cms.adminToken, 'articles');
+    const fine = await createEntry(cms, { data: { title: 'u', summary: OLD } }, cms.adminToken, 'articles');
+    const longer = `https://cms.example/_cms/api/media/file/${'x'.repeat(40)}`;
+    const res = await call(cms, 'POST', '/import/blogplatform/rewrite-urls', {
+      token: cms.adminToken,
+      body: { urlMap: { [OLD]: longer } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.updatedEntries).toBe(1);
+    expect(res.body.data.errors).toHaveLength(1);
+    expect(res.body.data.errors[0]).toMatchObject({ entryIds: [tight.item.id], code: 'VALIDATION_ERROR' });
+    expect((await row(cms, tight.item.id)).caption).toBe(OLD);
+    expect((await row(cms, fine.item.id)).summary).toBe(longer);
+
+    for (const bad of [{ [OLD]: 'javascript:alert(1)' }, { [OLD]: '//evil.example/x' }, { 'not a url': NEW }]) {
+      const refused = await call(cms, 'POST', '/import/blogplatform/rewrite-urls', {
+        token: cms.adminToken,
+        body: { urlMap: bad },
+      });
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    // A path of this site is a fine target.
+    const path = await call(cms, 'POST', '/import/blogplatform/rewrite-urls', {
+      token: cms.adminToken,
+      body: { urlMap: { [longer]: '/_cms/api/media/file/m9' } },
+    });
+    expect(path.body.data.updatedEntries).toBe(1);
+  });
+
   it('rolls back a failing batch as a whole, reports it, and goes on with the others', async () => {
     const cms = await testCms(dialect);
     await articles(cms);

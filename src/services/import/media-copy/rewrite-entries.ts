@@ -9,14 +9,18 @@
  */
 import { type Actor, requirePermission } from '../../../auth/actor.js';
 import { isoNow } from '../../../core/clock.js';
-import { isCmsError, issuesError } from '../../../core/errors.js';
+import { isCmsError, issuesError, type ValidationIssue } from '../../../core/errors.js';
 import type { Kdb } from '../../../db/connect.js';
+import { blockLookup } from '../../content/deps.js';
 import type { EntryRow } from '../../content/model.js';
 import { decodeData, dyn, encodeData } from '../../content/rows.js';
 import type { FieldType } from '../../fields/types.js';
+import { checkUrl } from '../../fields/url.js';
+import type { BlockTypeVersionLookup } from '../../fields/value-context.js';
+import { validateEntryData } from '../../fields/values.js';
 import type { CollectionInfo, FieldInfo } from '../../schema/model.js';
 import type { MediaCopyDeps } from './deps.js';
-import { UrlRewriter } from './url-rewrite.js';
+import { UrlRewriter, urlKey } from './url-rewrite.js';
 
 const REWRITTEN: ReadonlySet<FieldType> = new Set(['portableText', 'text', 'string', 'image', 'file']);
 
@@ -53,6 +57,26 @@ function targetCollections(all: Map<string, CollectionInfo>, slugs: string[] | u
   return [...new Set(slugs)].map((s) => all.get(s) as CollectionInfo);
 }
 
+/**
+ * Keys must be absolute http(s) URLs (nothing else could match); values must
+ * be http(s) URLs or paths of this site: they land in links and image sources.
+ */
+function checkUrlMap(urlMap: Record<string, string>): Record<string, string> {
+  const issues: ValidationIssue[] = [];
+  for (const [from, to] of Object.entries(urlMap)) {
+    if (urlKey(from) === null) {
+      issues.push({ path: ['urlMap', from], code: 'invalid_url', message: 'the old URL must be an http(s) URL' });
+      continue;
+    }
+    const problem = /^(https?:\/\/|\/(?!\/))/i.test(to)
+      ? checkUrl(to)
+      : 'must be an http(s) URL or a path of this site';
+    if (problem) issues.push({ path: ['urlMap', from], code: 'invalid_url', message: problem });
+  }
+  if (issues.length) throw issuesError('Invalid URL map', issues.slice(0, 50));
+  return urlMap;
+}
+
 /** The rewritten values of the given fields; `changes` holds only fields that changed, `counts` their URLs. */
 function rewriteData(rw: UrlRewriter, fields: FieldInfo[], data: Record<string, unknown>) {
   const changes: Record<string, unknown> = {};
@@ -77,16 +101,34 @@ function draftOnly(counts: Record<string, number>, draft: Record<string, unknown
   return n;
 }
 
+/** One collection's rewrite: what every batch of it needs. */
+interface Pass {
+  c: CollectionInfo;
+  fields: FieldInfo[];
+  rw: UrlRewriter;
+  blockTypes: BlockTypeVersionLookup;
+}
+
+/**
+ * The rewritten values, checked like any update (a longer URL can break a
+ * string's maximum length): the validated changes, or the reason to skip.
+ */
+function checked(p: Pass, data: Record<string, unknown>) {
+  const r = rewriteData(p.rw, p.fields, data);
+  if (!r.count) return { ...r, valid: r.changes };
+  const valid = validateEntryData(p.fields, r.changes, { mode: 'update', blockTypes: p.blockTypes, previous: data });
+  return { ...r, valid };
+}
+
 async function rewriteBatch(
   deps: MediaCopyDeps,
   trx: Kdb,
   actor: Actor,
-  c: CollectionInfo,
-  fields: FieldInfo[],
+  p: Pass,
   ids: string[],
-  rw: UrlRewriter,
-): Promise<{ updated: number; urls: number }> {
+): Promise<{ updated: number; urls: number; skipped: RewriteError[] }> {
   const { ctx } = deps;
+  const { c } = p;
   let q = dyn(trx).selectFrom(c.table).selectAll().where('id', 'in', ids);
   if (ctx.dialect === 'postgres') q = q.forUpdate();
   const rows: EntryRow[] = await q.execute();
@@ -96,33 +138,42 @@ async function rewriteBatch(
     : [];
   const revById = new Map(revisions.map((r) => [r.id, r.data]));
   const now = isoNow(ctx.clock);
-  let updated = 0;
-  let urls = 0;
+  const out = { updated: 0, urls: 0, skipped: [] as RewriteError[] };
   for (const row of rows) {
     const values = decodeData(c, row);
-    const live = rewriteData(rw, fields, values);
-    let count = live.count;
-    let changed = live.count > 0;
+    let live: ReturnType<typeof checked>;
     // The live revision mirrors the row; a pending draft holds what the editor will publish next.
-    for (const revId of new Set([row.live_revision_id, row.draft_revision_id])) {
-      const raw = revId ? revById.get(revId) : undefined;
-      if (!revId || raw === undefined) continue;
-      const data = JSON.parse(raw) as Record<string, unknown>;
-      const rev = rewriteData(rw, fields, data);
-      if (!rev.count) continue;
+    const revs: Array<{ id: string; data: Record<string, unknown>; r: ReturnType<typeof checked> }> = [];
+    try {
+      live = checked(p, values);
+      for (const revId of new Set([row.live_revision_id, row.draft_revision_id])) {
+        const raw = revId ? revById.get(revId) : undefined;
+        if (!revId || raw === undefined) continue;
+        const data = JSON.parse(raw) as Record<string, unknown>;
+        const r = checked(p, data);
+        if (r.count) revs.push({ id: revId, data, r });
+      }
+    } catch (err) {
+      if (!isCmsError(err)) throw err;
+      // This entry keeps its old URLs; the rest of the batch goes on.
+      out.skipped.push({ collection: c.slug, entryIds: [row.id], code: err.code, message: err.message });
+      continue;
+    }
+    if (!live.count && !revs.length) continue;
+    let count = live.count;
+    for (const rev of revs) {
       await trx
         .updateTable('_cms_revisions')
-        .set({ data: JSON.stringify({ ...data, ...rev.changes }) })
-        .where('id', '=', revId)
+        .set({ data: JSON.stringify({ ...rev.data, ...rev.r.valid }) })
+        .where('id', '=', rev.id)
         .execute();
-      changed = true;
-      if (revId === row.draft_revision_id && revId !== row.live_revision_id)
-        count += draftOnly(rev.counts, data, values);
+      if (rev.id === row.draft_revision_id && rev.id !== row.live_revision_id) {
+        count += draftOnly(rev.r.counts, rev.data, values);
+      }
     }
-    if (!changed) continue;
     await dyn(trx)
       .updateTable(c.table)
-      .set({ ...encodeData(ctx.dialect, c, live.changes), updated_at: now, version: row.version + 1 })
+      .set({ ...encodeData(ctx.dialect, c, live.valid), updated_at: now, version: row.version + 1 })
       .where('id', '=', row.id)
       .execute();
     await deps.content.hooks.runAfterWrite(trx, {
@@ -133,10 +184,10 @@ async function rewriteBatch(
       actor,
       now,
     });
-    updated++;
-    urls += count;
+    out.updated++;
+    out.urls += count;
   }
-  return { updated, urls };
+  return out;
 }
 
 export async function rewriteUrls(
@@ -148,7 +199,8 @@ export async function rewriteUrls(
   requirePermission(actor, 'import:execute');
   const snap = await deps.schema.snapshot();
   const collections = targetCollections(snap.collections, input.collections);
-  const rw = new UrlRewriter(input.urlMap);
+  const rw = new UrlRewriter(checkUrlMap(input.urlMap));
+  const blockTypes = blockLookup(snap);
   const result: RewriteResult = { updatedEntries: 0, rewrittenUrls: 0, byCollection: {}, errors: [] };
   if (rw.size === 0) return result;
   const batchSize = opts.batchSize ?? 200;
@@ -156,6 +208,7 @@ export async function rewriteUrls(
   for (const c of collections) {
     const fields = c.fields.filter((f) => f.column !== null && REWRITTEN.has(f.type));
     if (!fields.length) continue;
+    const pass: Pass = { c, fields, rw, blockTypes };
     const tally = { updatedEntries: 0, rewrittenUrls: 0 };
     result.byCollection[c.slug] = tally;
     let after = '';
@@ -171,9 +224,10 @@ export async function rewriteUrls(
       const ids = page.map((r) => r.id);
       after = ids[ids.length - 1];
       try {
-        const done = await db.transaction().execute((trx) => rewriteBatch(deps, trx, actor, c, fields, ids, rw));
+        const done = await db.transaction().execute((trx) => rewriteBatch(deps, trx, actor, pass, ids));
         tally.updatedEntries += done.updated;
         tally.rewrittenUrls += done.urls;
+        for (const e of done.skipped) if (result.errors.length < MAX_ERRORS) result.errors.push(e);
       } catch (err) {
         // The batch rolled back as a whole; the others stand. Unexpected failures are logged, not hidden.
         if (!isCmsError(err))
