@@ -202,5 +202,25 @@ describeEachDialect('WordPress import from a live site (exporter plugin)', (dial
     expect(res.status).toBe(200);
     expect(res.body.data.result.comments.imported).toBe(0);
     expect((await (cms.ctx.db as any).selectFrom('_cms_comments').selectAll().execute()).length).toBe(0);
+    // A translation group that is no group of the collection is not joined: the item gets its own.
+    const content = await call(cms, 'POST', '/import/blogplatform-plugin/execute', {
+      token: cms.adminToken,
+      body: {
+        url: site.url,
+        token: site.token,
+        config: CONFIG,
+        phase: 'content',
+        cursor: '2',
+        translationGroups: { '1': 'NOTAGROUP' },
+      },
+    });
+    expect(content.status, JSON.stringify(content.body)).toBe(200);
+    const fr = await (cms.ctx.db as any)
+      .selectFrom('ec_posts')
+      .selectAll()
+      .where('slug', '=', 'bonjour')
+      .executeTakeFirst();
+    expect(fr.locale).toBe('fr');
+    expect(fr.translation_group).not.toBe('NOTAGROUP');
   });
 });

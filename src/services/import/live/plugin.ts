@@ -123,6 +123,20 @@ export async function pluginAnalyze(deps: ImportDeps, actor: Actor, url: string,
   return analysisFromSummary(await client.summary(), await deps.schema.snapshot());
 }
 
+/**
+ * A translation group sent by the client is joined only when it is a group of
+ * the target collection without an entry in the item's locale; otherwise the
+ * item is imported on its own (a new group).
+ */
+async function joinable(db: Kdb, c: CollectionInfo, group: string, locale: string): Promise<string | undefined> {
+  const rows: Array<{ locale: string }> = await dyn(db)
+    .selectFrom(c.table)
+    .select('locale')
+    .where('translation_group', '=', group)
+    .execute();
+  return rows.length && !rows.some((r) => r.locale === locale) ? group : undefined;
+}
+
 /** Client-sent map entries are only trusted for entries that exist in the named collection. */
 async function existing(db: Kdb, snap: SchemaSnapshot, refs: IdRef[]): Promise<Map<string, CollectionInfo>> {
   const out = new Map<string, CollectionInfo>();
@@ -180,7 +194,10 @@ export async function pluginExecute(
         });
       }
       const itemLocale = item.locale && deps.ctx.config.i18n.locales.includes(item.locale) ? item.locale : undefined;
-      const group = item.translationOf ? (groups[item.translationOf] ?? idMap[item.translationOf]?.group) : undefined;
+      const claimed = item.translationOf ? (groups[item.translationOf] ?? idMap[item.translationOf]?.group) : undefined;
+      const target = targets.get(item.postType);
+      const group =
+        claimed && target?.c ? await joinable(deps.ctx.db, target.c, claimed, itemLocale ?? locale) : undefined;
       await session.item(item, { locale: itemLocale, group });
       if (ordered) await session.flush();
       const landed = session.landed.get(item.postId);
