@@ -19,7 +19,8 @@ export function importKeyOf(bytes: Buffer): string {
  * run stored without inspecting the file again; otherwise they go through the
  * upload path (type and size checks, facts and placeholder, SHA-256 dedupe
  * against earlier uploads), and the item that answers keeps the import key.
- * The key is computed here from the bytes, never taken from a caller.
+ * The key is computed here from the bytes, never taken from a caller; a
+ * match is confirmed by the SHA-256 before the item is reused.
  */
 export async function importBytes(
   deps: MediaDeps,
@@ -32,7 +33,10 @@ export async function importBytes(
   if (bytes.length > max) throw tooLarge(max);
   const importKey = importKeyOf(bytes);
   const known = await importHolder(deps.ctx.db, importKey);
-  if (known) return { item: presentItem(deps, known), deduplicated: true, importKey };
+  // SHA-1 finds the item; SHA-256 confirms it holds these bytes (crafted SHA-1 collisions exist).
+  const sha256 = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  if (known && known.content_hash === sha256) return { item: presentItem(deps, known), deduplicated: true, importKey };
   const staged = await stageStream(Readable.from([bytes]), deps.tmpDir, max);
-  return { ...(await ingest(deps, actor, staged, meta, importKey)), importKey };
+  // A colliding file is stored as an upload of its own; the key stays with the item that has it.
+  return { ...(await ingest(deps, actor, staged, meta, known ? null : importKey)), importKey };
 }

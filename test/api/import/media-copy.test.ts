@@ -65,9 +65,9 @@ describeEachDialect('WordPress media copy', (dialect) => {
     const cms = await site(dialect);
     const upload = await uploaded(cms, files['/wp-content/uploads/green.png'].body, { name: 'mine.png' });
     const attachments = [
-      { sourceId: 10, url: u('red.png'), alt: 'A red box', caption: 'Red', title: 'Red' },
+      { sourceId: 10, url: u('red.png'), title: 'Red' },
       { sourceId: 11, url: u('copy-of-red.png') },
-      { sourceId: 12, url: u('photo.jpg'), filename: 'holiday.jpg' },
+      { sourceId: 12, url: u('photo.jpg'), filename: 'holiday.jpg', alt: 'A blue sky', caption: 'Holiday' },
       { sourceId: 13, url: u('green.png') },
       { sourceId: 14, url: u('missing.png') },
       { sourceId: 15, url: u('huge.png') },
@@ -100,14 +100,16 @@ describeEachDialect('WordPress media copy', (dialect) => {
     const green = rows.find((x: any) => x.id === upload.id);
     expect(green.import_key).toBe(sha1(files['/wp-content/uploads/green.png'].body));
 
-    // Stored like an upload: facts, placeholder, name from the URL (or the given filename), alt and caption.
-    const item = (await call(cms, 'GET', `/media/${red.id}`, { token: cms.adminToken })).body.data.item;
-    expect(item).toMatchObject({ filename: 'red.png', mimeType: 'image/png', width: 40, height: 30 });
-    expect(item.alt).toBe('A red box');
-    expect(item.caption).toBe('Red');
+    // Stored like an upload: facts, placeholder, the given filename (else the URL's), alt and caption.
+    const photoId = r.mediaIds[u('photo.jpg')];
+    const item = (await call(cms, 'GET', `/media/${photoId}`, { token: cms.adminToken })).body.data.item;
+    expect(item).toMatchObject({ filename: 'holiday.jpg', mimeType: 'image/jpeg', width: 30, height: 20 });
+    expect(item.alt).toBe('A blue sky');
+    expect(item.caption).toBe('Holiday');
     expect(item.placeholder).toBeTruthy();
-    const photo = rows.find((x: any) => x.id === r.mediaIds[u('photo.jpg')]);
-    expect(photo.filename).toBe('holiday.jpg');
+    // The red bytes were fetched under two names at once: either name may be the one kept.
+    expect(['red.png', 'copy-of-red.png']).toContain(red.filename);
+    expect([red.width, red.height, red.mime_type]).toEqual([40, 30, 'image/png']);
     const served = await cms.app.request(new URL(r.urlMap[u('photo.jpg')]).pathname);
     expect(Buffer.from(await served.arrayBuffer()).equals(files['/wp-content/uploads/photo.jpg'].body)).toBe(true);
     expect(stagedLeftovers(cms)).toEqual([]);
@@ -140,6 +142,24 @@ describeEachDialect('WordPress media copy', (dialect) => {
     const again = (await copy(cms, [{ url: u('red.png') }])).body.data;
     expect(again.imported).toBe(1);
     expect(again.mediaIds[u('red.png')]).not.toBe(id);
+  });
+
+  it('reuses an item found by SHA-1 only when its SHA-256 matches too', async () => {
+    const cms = await site(dialect);
+    const first = (await copy(cms, [{ url: u('red.png') }])).body.data;
+    const redId = first.mediaIds[u('red.png')];
+    // Simulate a crafted SHA-1 collision: the red item claims the key of the photo's bytes.
+    await (cms.ctx.db as any)
+      .updateTable('_cms_media')
+      .set({ import_key: sha1(files['/wp-content/uploads/photo.jpg'].body) })
+      .where('id', '=', redId)
+      .execute();
+    const res = (await copy(cms, [{ url: u('photo.jpg') }])).body.data;
+    expect(res.imported).toBe(1);
+    expect(res.mediaIds[u('photo.jpg')]).not.toBe(redId);
+    const photo = (await mediaRows(cms)).find((x: any) => x.id === res.mediaIds[u('photo.jpg')]);
+    expect(photo.mime_type).toBe('image/jpeg');
+    expect(photo.import_key).toBeNull();
   });
 
   it('streams one NDJSON progress record per attachment, then the result record', async () => {
