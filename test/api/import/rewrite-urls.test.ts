@@ -219,12 +219,20 @@ describeEachDialect('Rewriting imported media URLs', (dialect) => {
       expect(refused.status, JSON.stringify(bad)).toBe(400);
       expect(refused.body.error.code).toBe('VALIDATION_ERROR');
     }
-    // A path of this site is a fine target.
-    const path = await call(cms, 'POST', '/import/blogplatform/rewrite-urls', {
-      token: cms.adminToken,
-      body: { urlMap: { [longer]: '/_cms/api/media/file/m9' } },
-    });
-    expect(path.body.data.updatedEntries).toBe(1);
+    // A path of this site is a fine target; a save hook may refuse the rewrite of an entry, like any update.
+    const path = { urlMap: { [longer]: '/_cms/api/media/file/m9' } };
+    const unhook = cms.services.content.hooks.beforeSave('frozen', (e) =>
+      e.entryId === fine.item.id ? { reject: 'frozen entry' } : undefined,
+    );
+    const frozen = await call(cms, 'POST', '/import/blogplatform/rewrite-urls', { token: cms.adminToken, body: path });
+    expect(frozen.body.data.updatedEntries).toBe(0);
+    expect(frozen.body.data.errors).toEqual([
+      { collection: 'articles', entryIds: [fine.item.id], code: 'SAVE_REJECTED', message: 'frozen entry' },
+    ]);
+    unhook();
+    const moved = await call(cms, 'POST', '/import/blogplatform/rewrite-urls', { token: cms.adminToken, body: path });
+    expect(moved.body.data.updatedEntries).toBe(1);
+    expect((await row(cms, fine.item.id)).summary).toBe('/_cms/api/media/file/m9');
   });
 
   it('rolls back a failing batch as a whole, reports it, and goes on with the others', async () => {

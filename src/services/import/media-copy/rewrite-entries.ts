@@ -153,6 +153,17 @@ async function rewriteBatch(
         const r = checked(p, data);
         if (r.count) revs.push({ id: revId, data, r });
       }
+      if (live.count) {
+        // Save hooks (plugins) see the rewrite as the update it is, and may refuse it.
+        await deps.content.hooks.runBeforeSave({
+          collection: c.slug,
+          operation: 'update',
+          entryId: row.id,
+          locale: row.locale,
+          data: { ...values, ...live.valid },
+          actor,
+        });
+      }
     } catch (err) {
       if (!isCmsError(err)) throw err;
       // This entry keeps its old URLs; the rest of the batch goes on.
