@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type Actor, requirePermission } from '../../auth/actor.js';
-import { CmsError, issuesError } from '../../core/errors.js';
+import { CmsError, isCmsError, issuesError } from '../../core/errors.js';
 import {
   executeConfigSchema,
   pluginAnalyzeBodySchema,
@@ -98,11 +98,21 @@ function parseConfig(raw: string | undefined) {
   return parsed.data;
 }
 
-async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Services) {
+/**
+ * Execute an uploaded export. `?stream=1`: once every check has passed (the
+ * whole file read, mappings and authors checked), the answer is
+ * newline-delimited JSON outside the envelope — `{ type: "progress", stage,
+ * done, total }` records, then `{ type: "result", ... }` (or `{ type: "error",
+ * error }`) — so a page can show progress; a refusal is a normal error answer.
+ */
+async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Services): Promise<Response> {
   requirePermission(actor, 'import:execute');
   refuseDeclared(c);
+  const streamed = c.req.query('stream') === '1' || c.req.query('stream') === 'true';
   // Execute reads the export twice (check, then import), so it is spooled to a private temporary file.
   const dir = await mkdtemp(join(tmpdir(), 'cms-import-'));
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  let run: Awaited<ReturnType<Services['import']['start']>>;
   try {
     const path = join(dir, 'export.xml');
     const { fields, files } = await parseMultipart(c.req.raw, {
@@ -117,10 +127,38 @@ async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Service
     });
     if (!files.file) throw new CmsError('NO_FILE', 'The request has no part named "file"');
     const config = parseConfig(fields.config);
-    return await services.import.execute(actor, () => createReadStream(path), config);
+    run = await services.import.start(actor, () => createReadStream(path), config);
+    if (!streamed) return c.json({ success: true, data: await run() }, 200);
+  } catch (err) {
+    await cleanup();
+    throw err;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (!streamed) await cleanup();
   }
+  const encoder = new TextEncoder();
+  const line = (record: unknown) => encoder.encode(`${JSON.stringify(record)}\n`);
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        const result = await run((p) => controller.enqueue(line({ type: 'progress', ...p })));
+        controller.enqueue(line({ type: 'result', ...result }));
+      } catch (err) {
+        // Headers are sent: the failure becomes the last record.
+        if (!isCmsError(err)) c.get('log').error({ err }, 'the import stopped');
+        const error = isCmsError(err)
+          ? { code: err.code, message: err.message }
+          : { code: 'INTERNAL_ERROR', message: 'The import stopped' };
+        controller.enqueue(line({ type: 'error', error }));
+      } finally {
+        await cleanup();
+        controller.close();
+      }
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }
 
 async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
@@ -213,18 +251,6 @@ export function importRoutes(api: Api): void {
     async ({ actor, services, body }) =>
       (await services.import.prepare(actor, body.postTypes)) as unknown as Record<string, unknown>,
   );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/import/blogplatform/execute',
-      operationId: 'executeBlogImport',
-      summary: 'Import a WordPress export file',
-      tags,
-      hidden: true,
-      upload: { mediaType: 'multipart/form-data', schema: z.object({ file: z.string(), config: z.string() }) },
-      response: Any,
-    },
-    async ({ c, actor, services }) => (await executeUpload(c, actor, services)) as unknown as Record<string, unknown>,
-  );
+  // Answers the envelope, or newline-delimited JSON with `?stream=1`: served by hand.
+  api.post('/import/blogplatform/execute', (c) => executeUpload(c, c.get('actor'), c.get('services')));
 }

@@ -8,7 +8,7 @@ import type { SectionService } from '../sections/index.js';
 import type { TaxonomyService } from '../taxonomies/index.js';
 import { type Analysis, analyzeWxr } from './analyze.js';
 import type { ImportDeps } from './execute/deps.js';
-import { type ExecuteOptions, type ExportSource, executeWxr } from './execute/run.js';
+import { type ExecuteOptions, type ExportSource, executeWxr, startWxr } from './execute/run.js';
 import type { ExecuteResult } from './execute/tally.js';
 import { type Phase, type PluginState, type PluginStep, pluginAnalyze, pluginExecute } from './live/plugin.js';
 import { type ProbeResult, probeSite } from './live/probe.js';
@@ -48,6 +48,10 @@ export function createImportService(
     },
     execute(actor: Actor, open: ExportSource, config: ExecuteConfig, opts?: ExecuteOptions): Promise<ExecuteResult> {
       return executeWxr(deps, actor, open, config, opts);
+    },
+    /** Execute in two steps: every refusal first, then the writing run (which reports progress). */
+    start(actor: Actor, open: ExportSource, config: ExecuteConfig) {
+      return startWxr(deps, actor, open, config);
     },
     /** Connect: is the address a WordPress site, and which source can import it. */
     async probe(actor: Actor, url: string): Promise<ProbeResult> {

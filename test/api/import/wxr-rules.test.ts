@@ -142,6 +142,38 @@ describeEachDialect('WordPress import rules', (dialect) => {
     }
   });
 
+  it('streams progress records then the result with ?stream=1; a refusal stays a normal error', async () => {
+    const cms = await testCms(dialect);
+    const bad = await postExport(cms, '/import/blogplatform/execute?stream=1', cms.adminToken, Buffer.from('<rss>'), {
+      config: '{}',
+    });
+    expect(bad.status).toBe(400);
+    const fields = [{ slug: 'title', label: 'Title', type: 'string' }];
+    await call(cms, 'POST', '/import/blogplatform/prepare', {
+      token: cms.adminToken,
+      body: { postTypes: [{ name: 'post', collection: 'posts', fields }] },
+    });
+    const form = new FormData();
+    form.append('config', '{}');
+    form.append('file', new Blob([SAMPLE]), 'export.xml');
+    const res = await cms.app.request('/_cms/api/import/blogplatform/execute?stream=1', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${cms.adminToken}` },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+    const records = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records[0]).toMatchObject({ type: 'progress', stage: 'import', done: 0, total: 11 });
+    expect(records.map((r) => r.stage ?? r.type).slice(-3)).toEqual(['menus', 'done', 'result']);
+    const result = records[records.length - 1];
+    expect(result.byCollection.posts.imported).toBe(4);
+    expect(result.imported + result.skipped + result.failed).toBe(11);
+  });
+
   it('needs an Admin; a session must send X-CMS-Request', async () => {
     const cms = await testCms(dialect);
     const editor = await cms.userToken(ROLES.EDITOR);

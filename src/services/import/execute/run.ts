@@ -34,14 +34,12 @@ export interface ExecuteOptions {
  * malformed or truncated export fails with nothing imported, and collects what
  * the import pass needs up front (attachments by source ID, post-type usage).
  */
-async function checkPass(open: ExportSource, snap: SchemaSnapshot, progress?: (n: number) => void) {
+async function checkPass(open: ExportSource, snap: SchemaSnapshot) {
   const analyzer = new Analyzer();
   const attachments = new Map<string, AttachmentRef>();
-  let n = 0;
   for await (const r of readWxr(open())) {
     analyzer.add(r);
     if (r.kind !== 'item') continue;
-    if (++n % 500 === 0) progress?.(n);
     const item = r.item;
     if (item.postType === 'attachment' && item.postId) {
       attachments.set(item.postId, {
@@ -91,6 +89,51 @@ export function resolveTargets(
   return out;
 }
 
+/**
+ * Every check that can refuse the import — permission, locale, the whole file
+ * read once, mappings, author mappings — before anything is written; answers
+ * the function that runs the import (so a door can start streaming progress
+ * only once nothing can be refused any more).
+ */
+export async function startWxr(
+  deps: ImportDeps,
+  actor: Actor,
+  open: ExportSource,
+  config: ExecuteConfig,
+  opts: Omit<ExecuteOptions, 'onProgress'> = {},
+): Promise<(onProgress?: ExecuteOptions['onProgress']) => Promise<ExecuteResult>> {
+  requirePermission(actor, 'import:execute');
+  const started = Date.now();
+  const locale = resolveLocale(deps.ctx.config, config.locale, ['config', 'locale']);
+  const scope: RunScope = { actor, locale, now: isoNow(deps.ctx.clock) };
+  const snap = await deps.schema.snapshot();
+  const { analysis, attachments } = await checkPass(open, snap);
+  const total = analysis.items;
+  const targets = resolveTargets(config, snap, analysis);
+  const session = new ImportSession(deps, scope, config, snap, targets, attachments, opts.batchSize);
+  await session.authors.checkMappings();
+  return async (onProgress) => {
+    let done = 0;
+    onProgress?.({ stage: 'import', done, total });
+    for await (const r of readWxr(open())) {
+      if (r.kind === 'author') session.author(r.author);
+      else if (r.kind === 'term') session.term(r.term);
+      else if (r.kind === 'item') {
+        await session.item(r.item);
+        if (++done % 100 === 0) onProgress?.({ stage: 'import', done, total });
+      }
+    }
+    await session.flush();
+    onProgress?.({ stage: 'menus', done, total });
+    await session.writeMenus();
+    const { tally } = session;
+    tally.result.media.attachments = [...attachments.values()];
+    tally.result.durationMs = Date.now() - started;
+    onProgress?.({ stage: 'done', done, total });
+    return tally.result;
+  };
+}
+
 export async function executeWxr(
   deps: ImportDeps,
   actor: Actor,
@@ -98,33 +141,7 @@ export async function executeWxr(
   config: ExecuteConfig,
   opts: ExecuteOptions = {},
 ): Promise<ExecuteResult> {
-  requirePermission(actor, 'import:execute');
-  const started = Date.now();
-  const locale = resolveLocale(deps.ctx.config, config.locale, ['config', 'locale']);
-  const scope: RunScope = { actor, locale, now: isoNow(deps.ctx.clock) };
-  const snap = await deps.schema.snapshot();
-  const { analysis, attachments } = await checkPass(open, snap, (done) =>
-    opts.onProgress?.({ stage: 'check', done, total: 0 }),
-  );
-  const total = analysis.items;
-  const targets = resolveTargets(config, snap, analysis);
-  const session = new ImportSession(deps, scope, config, snap, targets, attachments, opts.batchSize);
-  await session.authors.checkMappings();
-  let done = 0;
-  for await (const r of readWxr(open())) {
-    if (r.kind === 'author') session.author(r.author);
-    else if (r.kind === 'term') session.term(r.term);
-    else if (r.kind === 'item') {
-      await session.item(r.item);
-      if (++done % 100 === 0) opts.onProgress?.({ stage: 'import', done, total });
-    }
-  }
-  await session.flush();
-  opts.onProgress?.({ stage: 'menus', done, total });
-  await session.writeMenus();
-  const { tally } = session;
-  tally.result.media.attachments = [...attachments.values()];
-  tally.result.durationMs = Date.now() - started;
-  opts.onProgress?.({ stage: 'done', done, total });
-  return tally.result;
+  opts.onProgress?.({ stage: 'check', done: 0, total: 0 });
+  const run = await startWxr(deps, actor, open, config, opts);
+  return run(opts.onProgress);
 }
