@@ -19,7 +19,8 @@ export interface NavItem {
     | '/menus'
     | '/sections'
     | '/widgets'
-    | '/settings';
+    | '/settings'
+    | '/import/blogplatform';
   label: string;
   /** Shown to Admins only (the routes also refuse others). */
   adminOnly?: boolean;
@@ -67,6 +68,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { to: '/settings', label: 'Settings', minRole: 40 },
       { to: '/users', label: 'Users', adminOnly: true },
       { to: '/allowed-domains', label: 'Allowed domains', adminOnly: true },
+      { to: '/import/blogplatform', label: 'Import', adminOnly: true },
     ],
   },
   {

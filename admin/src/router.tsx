@@ -32,6 +32,7 @@ import { SearchPage, type SearchPageSearch } from './pages/search/SearchPage';
 import { UsersPage, type UsersSearch } from './pages/users/Users';
 
 // Site structure and settings load on first visit: they bring the drag-and-drop library along.
+const ImportBlogPage = lazy(() => import('./pages/import/ImportBlog').then((m) => ({ default: m.ImportBlogPage })));
 const MenuBuilderPage = lazy(() => import('./pages/menus/MenuBuilder').then((m) => ({ default: m.MenuBuilderPage })));
 const MenusPage = lazy(() => import('./pages/menus/Menus').then((m) => ({ default: m.MenusPage })));
 const SectionPage = lazy(() => import('./pages/sections/Section').then((m) => ({ default: m.SectionPage })));
@@ -291,6 +292,12 @@ const allowedDomainsRoute = createRoute({
   component: AllowedDomainsPage,
 });
 
+const importBlogRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/import/blogplatform',
+  component: () => suspended(<ImportBlogPage />),
+});
+
 /** Editor pages (moderation, redirects, site structure, settings): others are sent to the dashboard (the API refuses them anyway). */
 const EDITOR = 40;
 const editorRoute = createRoute({
@@ -455,6 +462,7 @@ const routeTree = rootRoute.addChildren([
     adminRoute.addChildren([
       usersRoute,
       allowedDomainsRoute,
+      importBlogRoute,
       schemaRoute,
       collectionSchemaRoute,
       blockTypesRoute,
