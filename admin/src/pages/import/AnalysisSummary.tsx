@@ -48,9 +48,9 @@ export function AnalysisSummary({ analysis }: { analysis: Analysis }) {
         </div>
       </dl>
 
+      <h3 className="import-subtitle">Content types</h3>
       <div className="table-wrap">
-        <table className="table">
-          <caption className="import-caption">Content types</caption>
+        <table className="table" aria-label="Content types">
           <thead>
             <tr>
               <th scope="col">Type</th>
@@ -61,16 +61,16 @@ export function AnalysisSummary({ analysis }: { analysis: Analysis }) {
           <tbody>
             {a.postTypes.map((t) => (
               <tr key={t.name}>
-                <td>{t.name}</td>
-                <td>{n(t.count)}</td>
-                <td>{byKey(t.byStatus)}</td>
+                <td data-label="Type">{t.name}</td>
+                <td data-label="Items">{n(t.count)}</td>
+                <td data-label="By status">{byKey(t.byStatus)}</td>
               </tr>
             ))}
             {a.excluded.map((t) => (
               <tr key={t.name} className="is-disabled">
-                <td>{t.name}</td>
-                <td>{n(t.count)}</td>
-                <td>Not imported: {t.reason}</td>
+                <td data-label="Type">{t.name}</td>
+                <td data-label="Items">{n(t.count)}</td>
+                <td data-label="By status">Not imported: {t.reason}</td>
               </tr>
             ))}
           </tbody>

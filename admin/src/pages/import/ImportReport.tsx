@@ -31,11 +31,11 @@ function BucketRows({ label, buckets }: { label: string; buckets: Record<string,
         <tbody>
           {rows.map(([name, b]) => (
             <tr key={name} data-testid={`import-row-${name}`}>
-              <td>{name}</td>
-              <td>{n(b.imported)}</td>
-              <td>{n(b.skipped)}</td>
-              <td>{n(b.failed)}</td>
-              <td>
+              <td data-label={label}>{name}</td>
+              <td data-label="Imported">{n(b.imported)}</td>
+              <td data-label="Skipped">{n(b.skipped)}</td>
+              <td data-label="Failed">{n(b.failed)}</td>
+              <td data-label="Reasons">
                 {Object.entries(b.byReason)
                   .map(([code, count]) => `${n(count)} ${reason(code)}`)
                   .join('; ') || '—'}
@@ -126,33 +126,35 @@ export function ImportReport({ result }: { result: ExecuteResult }) {
       ) : null}
 
       {r.errors.length ? (
-        <div className="table-wrap">
-          <table className="table" aria-label="Failed items">
-            <caption className="import-caption">
-              Failed items{r.failed > r.errors.length ? ` (first ${r.errors.length} of ${n(r.failed)})` : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Source ID</th>
-                <th scope="col">Type</th>
-                <th scope="col">Title</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.errors.map((e) => (
-                <tr key={`${e.sourceId}-${e.code}`}>
-                  <td>{e.sourceId}</td>
-                  <td>{e.postType}</td>
-                  <td>{e.title || '(untitled)'}</td>
-                  <td>
-                    {e.message} <span className="muted">({e.code})</span>
-                  </td>
+        <>
+          <h3 className="import-subtitle">
+            Failed items{r.failed > r.errors.length ? ` (first ${r.errors.length} of ${n(r.failed)})` : ''}
+          </h3>
+          <div className="table-wrap">
+            <table className="table" aria-label="Failed items">
+              <thead>
+                <tr>
+                  <th scope="col">Source ID</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Problem</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {r.errors.map((e) => (
+                  <tr key={`${e.sourceId}-${e.code}`}>
+                    <td data-label="Source ID">{e.sourceId}</td>
+                    <td data-label="Type">{e.postType}</td>
+                    <td data-label="Title">{e.title || '(untitled)'}</td>
+                    <td data-label="Problem">
+                      {e.message} <span className="muted">({e.code})</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       ) : null}
     </div>
   );

@@ -108,8 +108,10 @@ export function MediaStep({ attachments }: { attachments: AttachmentRef[] }) {
                 <tbody>
                   {result.copy.failed.map((f) => (
                     <tr key={f.url}>
-                      <td className="import-url">{f.url}</td>
-                      <td>
+                      <td className="import-url" data-label="File">
+                        {f.url}
+                      </td>
+                      <td data-label="Problem">
                         {f.message} <span className="muted">({f.reason})</span>
                       </td>
                     </tr>
