@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
     expect(await m.getByTestId('import-row-posts').first().textContent()).toContain('already imported');
     await shot(m, 'rerun-mobile');
     // Nothing overflows the phone's width.
-    expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await m.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
 
     expect(problems).toEqual([]);
   }, 180_000);
