@@ -2,15 +2,20 @@
  * The WordPress import page in Chromium, against the real service on a
  * temporary SQLite database: an Admin uploads a small export, analyzes it,
  * prepares the schema (the posts collection is new), imports with progress and
- * reads the report; the entries exist afterwards. Screenshots at desktop and
+ * reads the report; the entries exist afterwards. A second export's
+ * attachments are copied from a local stand-in of the old site (one missing)
+ * and the entry is pointed at the copy. Screenshots at desktop and
  * mobile widths land in test/e2e/screenshots/import/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
+import { png } from '../helpers/media.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'import');
 const EXPORT = '/work/shared/testdata/wxr/theme-preview.xml';
@@ -27,6 +32,8 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
   let site: Site;
   let browser: Browser;
   let session: string;
+  let oldSite: Server;
+  let oldBase = '';
   const problems: string[] = [];
 
   async function page(viewport: { width: number; height: number }): Promise<Page> {
@@ -42,7 +49,16 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
     await ensureAdminBuilt();
     rmSync(SHOTS, { recursive: true, force: true });
     mkdirSync(SHOTS, { recursive: true });
-    site = await startSite('import');
+    // The old site's uploads: red.png exists, missing.png answers 404.
+    const red = await png(40, 30);
+    oldSite = createServer((req, res) => {
+      if (req.url === '/wp-content/uploads/red.png') res.writeHead(200, { 'content-type': 'image/png' }).end(red);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => oldSite.listen(0, '127.0.0.1', r));
+    oldBase = `http://127.0.0.1:${(oldSite.address() as AddressInfo).port}`;
+    // The stand-in listens on loopback, which the media copy refuses unless allowed.
+    site = await startSite('import', { importAllowPrivateHosts: true });
     browser = await launchChromium();
     const { cms } = site;
     const { user } = await cms.services.users.create(null, { email: 'ada@example.test', name: 'Ada Admin', role: 50 });
@@ -52,6 +68,7 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
   afterAll(async () => {
     await browser?.close();
     await site?.server.stop();
+    await new Promise<void>((r) => (oldSite ? oldSite.close(() => r()) : r()));
     if (site) rmSync(site.dataDir, { recursive: true, force: true });
   });
 
@@ -119,6 +136,66 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
     // Nothing overflows the phone's width.
     expect(await m.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
 
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('copies the attachments into the library and points the entry at the copy', async () => {
+    const up = (name: string) => `${oldBase}/wp-content/uploads/${name}`;
+    const item = (id: string, type: string, title: string, extra: string) => `<item>
+  <title><![CDATA[${title}]]></title><dc:creator><![CDATA[cook]]></dc:creator>
+  <content:encoded><![CDATA[${type === 'recipe' ? `<p>Slice it.</p><p><img src="${up('red.png')}" alt="Red"/></p>` : ''}]]></content:encoded>
+  <excerpt:encoded><![CDATA[]]></excerpt:encoded><wp:post_id>${id}</wp:post_id>
+  <wp:post_date_gmt><![CDATA[2021-03-04 05:06:07]]></wp:post_date_gmt><wp:post_name><![CDATA[${title.toLowerCase()}]]></wp:post_name>
+  <wp:status><![CDATA[${type === 'recipe' ? 'publish' : 'inherit'}]]></wp:status><wp:post_parent>0</wp:post_parent>
+  <wp:menu_order>0</wp:menu_order><wp:post_type><![CDATA[${type}]]></wp:post_type>${extra}
+</item>`;
+    const file = join(site.dataDir, 'recipes.xml');
+    writeFileSync(
+      file,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>Kitchen</title><link>${oldBase}</link><description>d</description><language>en</language>
+<wp:wxr_version>1.2</wp:wxr_version>
+<wp:author><wp:author_id>1</wp:author_id><wp:author_login>cook</wp:author_login><wp:author_display_name><![CDATA[The Cook]]></wp:author_display_name></wp:author>
+${item('1', 'recipe', 'Tomato', '')}
+${item('2', 'attachment', 'Red', `<wp:attachment_url>${up('red.png')}</wp:attachment_url>`)}
+${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:attachment_url>`)}
+</channel></rss>`,
+    );
+
+    const p = await page({ width: 1280, height: 900 });
+    await p.goto(`${site.origin}/_cms/admin/import/blogplatform`);
+    await p.getByLabel('WordPress export (.xml or .xml.gz)').setInputFiles(file);
+    await p.getByRole('button', { name: 'Analyze' }).click();
+    await p.getByTestId('import-type-recipe').waitFor();
+    await p.getByRole('button', { name: 'Prepare' }).click();
+    await p.getByTestId('prepare-result').waitFor();
+    await p.getByRole('button', { name: 'Import', exact: true }).click();
+    await p.getByTestId('import-report').waitFor({ timeout: 60_000 });
+    expect(await p.getByTestId('import-imported').textContent()).toBe('1');
+    // Attachments are the media step's work, counted as skipped with that reason.
+    expect(await p.getByTestId('import-skipped').textContent()).toBe('2');
+    expect(await p.getByTestId('import-row-attachment').textContent()).toContain('copied by the media step');
+
+    await p.getByRole('button', { name: 'Copy media' }).click();
+    await p.getByTestId('media-result').waitFor({ timeout: 60_000 });
+    const summary = await p.getByTestId('media-result').textContent();
+    expect(summary).toContain('1 files copied, 0 already in the library, 1 failed.');
+    expect(summary).toContain('1 addresses replaced in 1 entries.');
+    const failed = p.getByRole('table', { name: 'Files not copied' });
+    expect(await failed.textContent()).toContain('missing.png');
+    expect(await failed.textContent()).toContain('HTTP_STATUS');
+    await shot(p, 'media-desktop');
+
+    // The entry's image now points at the library copy, not at the old site.
+    const res = await fetch(`${site.origin}/_cms/api/content/recipe?limit=5`, {
+      headers: { cookie: `cms_session=${session}` },
+    });
+    const list = (await res.json()) as { data: { items: Array<{ data: { body: unknown } }> } };
+    expect(list.data.items).toHaveLength(1);
+    const body = JSON.stringify(list.data.items[0].data.body);
+    expect(body).not.toContain(`"src":"${up('red.png')}"`);
+    expect(body).toContain(`"src":"${site.origin}/_cms/api/media/file/`);
     expect(problems).toEqual([]);
   }, 180_000);
 });

@@ -50,7 +50,10 @@ export interface Site {
 }
 
 /** The real service on a temporary SQLite database, listening on loopback with publicUrl = origin. */
-export async function startSite(tag: string, extra: Pick<ConfigInput, 'i18n'> = {}): Promise<Site> {
+export async function startSite(
+  tag: string,
+  extra: Pick<ConfigInput, 'i18n' | 'importAllowPrivateHosts'> = {},
+): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), `cms-${tag}-`));
   const port = await freePort();
   const origin = `http://localhost:${port}`;
