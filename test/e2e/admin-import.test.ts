@@ -180,8 +180,8 @@ ${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:a
     await p.getByRole('button', { name: 'Copy media' }).click();
     await p.getByTestId('media-result').waitFor({ timeout: 60_000 });
     const summary = await p.getByTestId('media-result').textContent();
-    expect(summary).toContain('1 files copied, 0 already in the library, 1 failed.');
-    expect(summary).toContain('1 addresses replaced in 1 entries.');
+    expect(summary).toContain('Files copied: 1, already in the library: 0, failed: 1.');
+    expect(summary).toContain('Addresses replaced: 1 in 1 entries.');
     const failed = p.getByRole('table', { name: 'Files not copied' });
     expect(await failed.textContent()).toContain('missing.png');
     expect(await failed.textContent()).toContain('HTTP_STATUS');

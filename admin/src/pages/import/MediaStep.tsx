@@ -89,10 +89,9 @@ export function MediaStep({ attachments }: { attachments: AttachmentRef[] }) {
         <>
           <Notice tone={result.copy.failed.length ? 'info' : 'success'}>
             <span data-testid="media-result">
-              {n(result.copy.imported)} files copied, {n(result.copy.reused)} already in the library,{' '}
-              {n(result.copy.failed.length)} failed.
+              {`Files copied: ${n(result.copy.imported)}, already in the library: ${n(result.copy.reused)}, failed: ${n(result.copy.failed.length)}.`}
               {result.rewrite
-                ? ` ${n(result.rewrite.rewrittenUrls)} addresses replaced in ${n(result.rewrite.updatedEntries)} entries.`
+                ? ` Addresses replaced: ${n(result.rewrite.rewrittenUrls)} in ${n(result.rewrite.updatedEntries)} entries.`
                 : ''}
             </span>
           </Notice>
