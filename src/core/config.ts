@@ -87,6 +87,7 @@ export const configSchema = z
       .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
       .transform((v) => v === true || v === '1' || v === 'true')
       .default(false),
+    mediaUsageBatch: z.coerce.number().int().min(1).max(10_000).default(500),
   })
   .strict();
 
@@ -126,6 +127,8 @@ export interface CmsConfig {
   searchRebuildBatch: number;
   /** Imports may fetch media from loopback and private addresses (never link-local); off by default. */
   importAllowPrivateHosts: boolean;
+  /** Entries one media usage indexing step (activation, repair) reads. */
+  mediaUsageBatch: number;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +156,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_MAX_IMAGE_PIXELS: 'maxImagePixels',
   CMS_SEARCH_REBUILD_BATCH: 'searchRebuildBatch',
   CMS_IMPORT_ALLOW_PRIVATE_HOSTS: 'importAllowPrivateHosts',
+  CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -193,6 +197,7 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     maxImagePixels: v.maxImagePixels,
     searchRebuildBatch: v.searchRebuildBatch,
     importAllowPrivateHosts: v.importAllowPrivateHosts,
+    mediaUsageBatch: v.mediaUsageBatch,
   };
 }
 

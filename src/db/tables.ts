@@ -10,6 +10,7 @@ import type { OAuthTables } from './tables-oauth.js';
 import type { PublicTables } from './tables-public.js';
 import type { SearchTables } from './tables-search.js';
 import type { StructureTables } from './tables-structure.js';
+import type { UsageTables } from './tables-usage.js';
 
 export interface MetaTable {
   key: string;
@@ -181,9 +182,17 @@ export interface EntrySchedulesTable {
 /**
  * System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts, OAuth in
  * tables-oauth.ts, the public side (comments, redirects, SEO) in tables-public.ts, media in tables-media.ts,
- * site structure (taxonomies, menus, sections, widgets) in tables-structure.ts, search in tables-search.ts.
+ * site structure (taxonomies, menus, sections, widgets) in tables-structure.ts, search in tables-search.ts,
+ * media usage in tables-usage.ts.
  */
-export interface Tables extends IdentityTables, OAuthTables, PublicTables, MediaTables, StructureTables, SearchTables {
+export interface Tables
+  extends IdentityTables,
+    OAuthTables,
+    PublicTables,
+    MediaTables,
+    StructureTables,
+    SearchTables,
+    UsageTables {
   _cms_meta: MetaTable;
   _cms_migrations: MigrationsTable;
   _cms_users: UsersTable;

@@ -6,6 +6,7 @@ import { createHealthService } from './health/index.js';
 import { createImportService } from './import/index.js';
 import { createMediaCopyService } from './import/media-copy/index.js';
 import { createMediaService } from './media/index.js';
+import { createMediaUsageService } from './media-usage/index.js';
 import { createMenuService } from './menus/index.js';
 import { createOAuthService } from './oauth/index.js';
 import { createRedirectsService } from './redirects/index.js';
@@ -34,6 +35,8 @@ export function createServices(ctx: ServiceContext) {
   const taxonomies = createTaxonomyService(ctx, schema, content);
   const menus = createMenuService(ctx, schema, content);
   const sections = createSectionService(ctx);
+  // After the field check: the usage index keeps what the write left, in the same transaction.
+  const mediaUsage = createMediaUsageService(ctx, { schema, content, media });
   return {
     users,
     tokens,
@@ -47,6 +50,7 @@ export function createServices(ctx: ServiceContext) {
     sections,
     import: createImportService(ctx, { schema, content, taxonomies, menus, sections }),
     importMedia: createMediaCopyService({ ctx, schema, content, media }),
+    mediaUsage,
     widgets: createWidgetService(ctx, schema),
     search: createSearchService(ctx, { schema, content }),
     oauth: createOAuthService(ctx, { tokens }),

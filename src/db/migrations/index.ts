@@ -8,6 +8,7 @@ import { migration007 } from './007_media.js';
 import { migration008 } from './008_structure.js';
 import { migration009 } from './009_search.js';
 import { migration010 } from './010_public.js';
+import { migration012 } from './012_usage.js';
 import { migration015 } from './015_null_order.js';
 import { migration016 } from './016_media_import_key.js';
 import type { Migration } from './types.js';
@@ -24,6 +25,7 @@ export const migrations: Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration012,
   migration015,
   migration016,
 ];

@@ -7,6 +7,7 @@ import { commentRoutes } from './comments.js';
 import { contentRoutes } from './content.js';
 import { importRoutes } from './import.js';
 import { mediaRoutes } from './media.js';
+import { mediaUsageRoutes } from './media-usage.js';
 import { menuRoutes } from './menus.js';
 import { oauthConnectionRoutes } from './oauth-connections.js';
 import { oauthConsentRoutes } from './oauth-consent.js';
@@ -27,6 +28,7 @@ export function registerRoutes(api: Api): void {
   adminContentRoutes(api);
 
   mediaRoutes(api);
+  mediaUsageRoutes(api);
   searchRoutes(api);
   bylineRoutes(api);
   taxonomyRoutes(api);

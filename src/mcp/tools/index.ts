@@ -2,6 +2,7 @@ import type { ToolDef } from '../registry.js';
 import { bylineTools } from './bylines.js';
 import { contentTools } from './content.js';
 import { mediaTools } from './media.js';
+import { mediaUsageTools } from './media-usage.js';
 import { menuTools } from './menus.js';
 import { revisionTools } from './revisions.js';
 import { schemaTools } from './schema.js';
@@ -15,6 +16,7 @@ export const coreTools: ToolDef[] = [
   ...bylineTools,
   ...schemaTools,
   ...mediaTools,
+  ...mediaUsageTools,
   ...taxonomyTools,
   ...menuTools,
   ...revisionTools,

@@ -22,14 +22,22 @@ import { mimeAllowed } from './mime.js';
  * deleted since. The write path hands over the previous state
  * (`EntryChange.previous`).
  */
-interface MediaRef {
+export interface MediaRef {
   id: string;
   mimeType: unknown;
   path: (string | number)[];
   allowed: string[] | null;
+  /** Slug of the top-level field holding the reference. */
+  field: string;
+  /**
+   * `field`: an image or file value (checked against the library on every write);
+   * `portableText`: an image or gallery block inside rich text (indexed for usage only).
+   */
+  source: 'field' | 'portableText';
 }
 
 const CHUNK = 500;
+const MEDIA_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,7 +50,52 @@ function pushRef(field: FieldDefinition, value: unknown, path: (string | number)
   if (!isObject(value) || typeof value.id !== 'string' || value.id === '') return;
   const provider = value.provider ?? 'local';
   if (provider !== 'local') return;
-  out.push({ id: value.id, mimeType: value.mimeType, path, allowed: allowlist(field) });
+  out.push({
+    id: value.id,
+    mimeType: value.mimeType,
+    path,
+    allowed: allowlist(field),
+    field: String(path[1]),
+    source: 'field',
+  });
+}
+
+/**
+ * The library item a Portable Text image names: `asset._ref` / `asset.id` (the
+ * Portable Text convention), or `mediaId` / `id` on the block itself. Only
+ * library IDs count; a block pointing at an address (`src`) is rendered HTML,
+ * which usage indexing does not cover.
+ */
+function portableImageId(node: unknown): string | null {
+  if (!isObject(node)) return null;
+  if ((node.provider ?? 'local') !== 'local') return null;
+  const asset = isObject(node.asset) ? node.asset : null;
+  for (const candidate of [asset?._ref, asset?.id, node.mediaId, node.id]) {
+    if (typeof candidate === 'string' && MEDIA_ID.test(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** `image` blocks and the images of `gallery` blocks (`images` or `items`); custom blocks are not covered. */
+function collectPortable(value: unknown[], path: (string | number)[], out: MediaRef[]): void {
+  value.forEach((block, i) => {
+    if (!isObject(block)) return;
+    const push = (node: unknown, at: (string | number)[]) => {
+      const id = portableImageId(node);
+      if (id)
+        out.push({ id, mimeType: undefined, path: at, allowed: null, field: String(path[1]), source: 'portableText' });
+    };
+    if (block._type === 'image') push(block, [...path, i]);
+    else if (block._type === 'gallery') {
+      for (const key of ['images', 'items'] as const) {
+        const list = block[key];
+        if (!Array.isArray(list)) continue;
+        list.forEach((node, j) => {
+          push(node, [...path, i, key, j]);
+        });
+      }
+    }
+  });
 }
 
 function collect(
@@ -59,6 +112,8 @@ function collect(
     if (field.type === 'image' || field.type === 'file') {
       pushRef(field, value, here, out);
       if (field.type === 'image' && isObject(value)) pushRef(field, value.darkVariant, [...here, 'darkVariant'], out);
+    } else if (field.type === 'portableText' && Array.isArray(value)) {
+      collectPortable(value, here, out);
     } else if (field.type === 'repeater' && Array.isArray(value)) {
       const sub = field.validation?.subFields;
       if (!Array.isArray(sub)) continue;
@@ -66,6 +121,7 @@ function collect(
         if (isObject(row)) collect(sub as FieldDefinition[], row, [...here, i], snap, out);
       });
     } else if (field.type === 'blocks' && Array.isArray(value)) {
+      // Each block is read with the fields of the version it was written with (retained versions).
       value.forEach((block, i) => {
         if (!isObject(block) || typeof block._type !== 'string') return;
         const type = snap.blockTypes.get(block._type);
@@ -78,6 +134,25 @@ function collect(
 
 /** Identity of a reference at its place: an unchanged one has the same key before and after. */
 const refKey = (r: MediaRef) => JSON.stringify([r.path, r.id, r.mimeType ?? null]);
+
+/**
+ * Every library reference in an entry's values: image and file fields (and
+ * dark variants), repeater sub-fields, Portable Text image and gallery blocks,
+ * and the media fields of blocks as their retained versions declare them. The
+ * one extractor: the write check below and the usage index both use it.
+ */
+export function mediaRefsOf(
+  fields: readonly FieldDefinition[],
+  data: Record<string, unknown>,
+  snap: SchemaSnapshot,
+): MediaRef[] {
+  const out: MediaRef[] = [];
+  collect(fields, data, ['data'], snap, out);
+  return out;
+}
+
+/** Field types whose values can hold library references. */
+export const MEDIA_CAPABLE: ReadonlySet<string> = new Set(['image', 'file', 'repeater', 'blocks', 'portableText']);
 
 const hasMediaFields = (fields: readonly FieldDefinition[]): boolean =>
   fields.some((f) => f.type === 'image' || f.type === 'file' || f.type === 'repeater' || f.type === 'blocks');
@@ -107,13 +182,13 @@ export function mediaFieldListener(snapshot: () => Promise<SchemaSnapshot>) {
     for (const id of change.ids) {
       const data = await currentData(trx, change, id);
       if (!data) continue;
-      const found: MediaRef[] = [];
-      collect(change.collection.fields, data, ['data'], snap, found);
+      // Rich-text images are indexed for usage but not checked against the library here.
+      const fieldRefs = (values: Record<string, unknown>) =>
+        mediaRefsOf(change.collection.fields, values, snap).filter((r) => r.source === 'field');
+      const found = fieldRefs(data);
       const before = change.kind === 'update' ? change.previous?.[id] : undefined;
       if (before) {
-        const held: MediaRef[] = [];
-        collect(change.collection.fields, before as Record<string, unknown>, ['data'], snap, held);
-        const unchanged = new Set(held.map(refKey));
+        const unchanged = new Set(fieldRefs(before as Record<string, unknown>).map(refKey));
         refs.push(...found.filter((r) => !unchanged.has(refKey(r))));
       } else refs.push(...found);
     }

@@ -1,6 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import { can } from '../../auth/actor.js';
 import type { Kdb } from '../../db/connect.js';
+import { MEDIA_SETTINGS } from '../settings/media-refs.js';
 
 /**
  * Media usage as the library reports it. The usage index (a separate
@@ -47,12 +48,15 @@ export const noUsageIndex: UsageSource = {
   },
 };
 
-/** The site settings that can select a media item (spec: logo, favicon, seo.defaultOgImage). */
-const SETTING_PATHS: ReadonlyArray<{ name: string; key: string; path: string[] }> = [
-  { name: 'logo', key: 'logo', path: [] },
-  { name: 'favicon', key: 'favicon', path: [] },
-  { name: 'seo.defaultOgImage', key: 'seo', path: ['defaultOgImage'] },
-];
+/**
+ * The site settings that can select a media item (spec: logo, favicon,
+ * seo.defaultOgImage), each stored under its own key (settings/store.ts).
+ */
+const SETTING_PATHS: ReadonlyArray<{ name: string; key: string; path: string[] }> = MEDIA_SETTINGS.map((name) => ({
+  name,
+  key: name,
+  path: [],
+}));
 
 /** A setting selects an item by its ID, or by an image value `{ id, … }`. */
 function selectedId(value: unknown): string | null {
