@@ -92,9 +92,9 @@ export function repairOps(deps: UsageDeps) {
       last_error_code: r.errorCode,
       updated_at: at,
     };
+    // Only a collection that still exists keeps a coverage row.
+    if (!(await schema.snapshot()).collectionsById.has(c.id)) return;
     await ctx.db.transaction().execute(async (trx) => {
-      // Only a collection that still exists keeps a coverage row.
-      if (!(await schema.snapshot()).collectionsById.has(c.id)) return;
       await trx
         .insertInto('_cms_media_usage_collections')
         .values({ collection_id: c.id, ...values })

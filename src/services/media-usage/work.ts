@@ -4,6 +4,7 @@ import { CmsError, isCmsError, notFound, validationError } from '../../core/erro
 import { randomToken } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import type { MediaUsageWorkTable } from '../../db/tables-usage.js';
+import type { SchemaSnapshot } from '../schema/model.js';
 import { requireOperator, type UsageDeps } from './deps.js';
 import { indexRange, lockCollectionIndex } from './entries.js';
 import { presentWork, type WorkItem, type WorkKind } from './work-rows.js';
@@ -106,8 +107,7 @@ export function workOps(deps: UsageDeps) {
     if (Number(res.numUpdatedRows) !== 1) throw changed();
   }
 
-  async function indexStep(trx: Kdb, item: Claimed): Promise<boolean> {
-    const snap = await schema.snapshot();
+  async function indexStep(trx: Kdb, item: Claimed, snap: SchemaSnapshot): Promise<boolean> {
     const c = snap.collectionsById.get(item.collection_id);
     if (!c) {
       await record(trx, item, item.cursor, true);
@@ -165,9 +165,11 @@ export function workOps(deps: UsageDeps) {
   /** Run one step of a claimed item; a failure is recorded on it (a stable code, never the raw error). */
   async function step(item: Claimed): Promise<{ done: boolean; failed: boolean }> {
     try {
+      // Read outside the transaction: on SQLite a cache refresh inside it would wait for its own connection.
+      const snap = await schema.snapshot();
       const done = await ctx.db
         .transaction()
-        .execute((trx) => (item.kind === 'index' ? indexStep(trx, item) : deletionStep(trx, item)));
+        .execute((trx) => (item.kind === 'index' ? indexStep(trx, item, snap) : deletionStep(trx, item)));
       return { done, failed: false };
     } catch (err) {
       if (isCmsError(err) && err.code === 'WORK_CHANGED') throw err;
