@@ -27,7 +27,7 @@ describeEachDialect('MCP media tools', (dialect) => {
 
     const list = await mcp.ok('media_list', { mimeType: 'image/*', includeUsage: true });
     expect(list.items.map((i: any) => i.id)).toEqual([id]);
-    expect(list.items[0].usage).toEqual({ count: 0, coverage: 'never' });
+    expect(list.items[0].usage).toEqual({ count: 0, coverage: 'complete' });
     expect((await mcp.ok('media_get', { id })).item.id).toBe(id);
     const updated = await mcp.ok('media_update', { id, alt: 'Sales chart', caption: '' });
     expect(updated.item).toMatchObject({ alt: 'Sales chart', caption: null });

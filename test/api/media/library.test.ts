@@ -63,14 +63,14 @@ describeEachStore('Media library', (dialect, store) => {
     expect((await call(cms, 'GET', '/media?filename=%00', { token })).status).toBe(400);
   });
 
-  it('answers includeUsage=1 with the honest coverage state, and refuses any other value', async () => {
+  it('answers includeUsage=1 with the coverage state (a new installation tracks usage from the start), and refuses any other value', async () => {
     const cms = await mediaCms(dialect, store, { s3 });
     const item = await uploaded(cms, await png());
     const subscriber = await cms.userToken(10);
     const admin = await call(cms, 'GET', '/media?includeUsage=1', { token: cms.adminToken });
-    expect(admin.body.data.items[0].usage).toEqual({ count: 0, coverage: 'never' });
+    expect(admin.body.data.items[0].usage).toEqual({ count: 0, coverage: 'complete' });
     const sub = await call(cms, 'GET', `/media/${item.id}?includeUsage=1`, { token: subscriber.token });
-    expect(sub.body.data.item.usage).toEqual({ count: null, coverage: 'never' });
+    expect(sub.body.data.item.usage).toEqual({ count: null, coverage: 'complete' });
     expect(
       (await call(cms, 'GET', `/media/${item.id}`, { token: cms.adminToken })).body.data.item.usage,
     ).toBeUndefined();
@@ -85,9 +85,9 @@ describeEachStore('Media library', (dialect, store) => {
       .values({ key: 'logo', value: JSON.stringify({ id: item.id }), updated_at: new Date().toISOString() })
       .execute();
     const usage = await call(cms, 'GET', `/media/${item.id}/usage`, { token: cms.adminToken });
-    expect(usage.body.data).toEqual({ items: [], coverage: 'never', siteSettings: [{ setting: 'logo' }] });
+    expect(usage.body.data).toEqual({ items: [], coverage: 'complete', siteSettings: [{ setting: 'logo' }] });
     const counted = await call(cms, 'GET', `/media/${item.id}?includeUsage=1`, { token: cms.adminToken });
-    expect(counted.body.data.item.usage).toEqual({ count: 1, coverage: 'never' });
+    expect(counted.body.data.item.usage).toEqual({ count: 1, coverage: 'complete' });
   });
 
   it('updates alt, caption, folder and filename; empty alt or caption is stored as null', async () => {
