@@ -128,3 +128,9 @@ export function replaceMedia(
   form.append('file', file, file.name);
   return sendForm<{ item: MediaItem }>('PUT', `/media/${seg(id)}/replace`, form, onProgress);
 }
+
+/** Usage of one item: its count and coverage, and the entries and settings using it (pages). */
+export const mediaUsageCount = (id: string) =>
+  unwrap(api.GET('/media/{id}', { params: { path: { id }, query: { includeUsage: '1' } } }));
+export const mediaUsagePage = (id: string, cursor?: string) =>
+  unwrap(api.GET('/media/{id}/usage', { params: { path: { id }, query: { limit: 20, cursor } } }));

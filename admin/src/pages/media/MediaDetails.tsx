@@ -10,6 +10,7 @@ import { MediaThumb } from '../../components/media/MediaThumb';
 import { formatDateTime } from '../../lib/format';
 import { issueFor, otherIssues } from '../../lib/forms';
 import { formatBytes, typeLabel } from '../../lib/media';
+import { UsagePanel } from './UsagePanel';
 
 interface Props {
   item: MediaItem;
@@ -104,6 +105,7 @@ export function MediaDetails({ item, canEdit, onClose, onChanged }: Props) {
         </div>
       </dl>
       <CopyField label="File address" value={item.url} hint="Stays the same when the file is replaced." />
+      <UsagePanel id={item.id} />
       {notice ? <Notice tone="success">{notice}</Notice> : null}
       {canEdit ? (
         <form className="stack" onSubmit={submit}>
