@@ -15,6 +15,7 @@ export interface NavItem {
     | '/redirects'
     | '/not-found'
     | '/schema'
+    | '/media-usage'
     | '/taxonomies'
     | '/menus'
     | '/sections'
@@ -65,6 +66,7 @@ export const NAV_GROUPS: NavGroup[] = [
     label: 'Administration',
     items: [
       { to: '/schema', label: 'Schema', adminOnly: true },
+      { to: '/media-usage', label: 'Media usage', adminOnly: true },
       { to: '/settings', label: 'Settings', minRole: 40 },
       { to: '/users', label: 'Users', adminOnly: true },
       { to: '/allowed-domains', label: 'Allowed domains', adminOnly: true },

@@ -60,6 +60,9 @@ const CollectionSchemaPage = lazy(() =>
   import('./pages/schema/CollectionSchema').then((m) => ({ default: m.CollectionSchemaPage })),
 );
 const BlockTypesPage = lazy(() => import('./pages/schema/BlockTypes').then((m) => ({ default: m.BlockTypesPage })));
+const MediaUsagePage = lazy(() =>
+  import('./pages/media-usage/MediaUsage').then((m) => ({ default: m.MediaUsagePage })),
+);
 const OrphansPage = lazy(() => import('./pages/schema/Orphans').then((m) => ({ default: m.OrphansPage })));
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -373,6 +376,13 @@ const orphansRoute = createRoute({
   component: () => suspended(<OrphansPage />),
 });
 
+/** Media usage tracking: the API needs `schema:manage`, which only Admins hold. */
+const mediaUsageRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/media-usage',
+  component: () => suspended(<MediaUsagePage />),
+});
+
 const taxonomiesRoute = createRoute({
   getParentRoute: () => editorRoute,
   path: '/taxonomies',
@@ -467,6 +477,7 @@ const routeTree = rootRoute.addChildren([
       collectionSchemaRoute,
       blockTypesRoute,
       orphansRoute,
+      mediaUsageRoute,
     ]),
   ]),
 ]);

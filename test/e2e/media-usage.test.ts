@@ -1,0 +1,102 @@
+/**
+ * The media usage operator page in headless Chromium against the real service
+ * (temporary SQLite database): a fresh installation reads `active`, a repair of
+ * every collection answers `complete` with its per-collection counts, and the
+ * page fits a phone. Screenshots land in test/e2e/screenshots/media-usage/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../../src/auth/actor.js';
+import { ensureAdminBuilt } from '../helpers/admin-build.js';
+import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
+
+const SHOTS = resolve(import.meta.dirname, 'screenshots/media-usage');
+
+if (!hasChromium && process.env.CI) {
+  describe('media usage page end to end', () => {
+    it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
+      throw new Error(`${CHROMIUM} is missing`);
+    });
+  });
+}
+
+describe.skipIf(!hasChromium)('media usage page end to end (Chromium)', () => {
+  let site: Site;
+  let browser: Browser;
+  let cookie: string;
+  const problems: string[] = [];
+
+  async function open(viewport: { width: number; height: number }): Promise<Page> {
+    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
+    await context.addCookies([{ name: 'cms_session', value: cookie, url: site.origin }]);
+    const page = await context.newPage();
+    watchPage(page, problems);
+    await page.goto(`${site.origin}/_cms/admin/media-usage`);
+    await page.getByRole('heading', { level: 1, name: 'Media usage' }).waitFor();
+    return page;
+  }
+
+  async function shot(page: Page, name: string) {
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
+
+  beforeAll(async () => {
+    await ensureAdminBuilt();
+    mkdirSync(SHOTS, { recursive: true });
+    site = await startSite('media-usage');
+    const { cms } = site;
+    // The first user is the Admin; the collection is arranged without the UI.
+    const { user } = await cms.services.users.create(null, { email: 'ada@example.test', name: 'Ada' });
+    cookie = (await cms.services.auth.sessions.create(cms.ctx.db, user.id, 'passkey')).id;
+    await cms.services.schema.collections.create(systemActor, {
+      slug: 'posts',
+      label: 'Posts',
+      fields: [
+        { slug: 'title', label: 'Title', type: 'string' },
+        { slug: 'cover', label: 'Cover', type: 'image' },
+      ],
+    });
+    for (const title of ['First', 'Second']) {
+      await cms.services.content.create(systemActor, 'posts', { data: { title } });
+    }
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.server.stop();
+    if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
+  });
+
+  it('shows a fresh installation as active and repairs every collection to complete', async () => {
+    const page = await open({ width: 1280, height: 900 });
+    // Under Administration, for Admins.
+    await page.getByRole('link', { name: 'Media usage' }).first().waitFor();
+    await page.getByText('Usage tracking is on').waitFor();
+    await expect.poll(() => page.getByTestId('usage-state').textContent()).toContain('on');
+    await page.getByText('Complete: every collection is indexed').waitFor();
+    // Nothing to activate on a new installation.
+    expect(await page.getByRole('button', { name: 'Activate usage tracking' }).count()).toBe(0);
+    expect(await page.getByRole('list', { name: 'Indexing work items' }).isHidden()).toBe(true);
+
+    await page.getByLabel('Scope').selectOption({ label: 'All collections' });
+    await page.getByRole('button', { name: 'Run repair' }).click();
+    await expect.poll(() => page.getByTestId('repair-status').textContent(), { timeout: 15_000 }).toBe('complete');
+    const row = page.getByRole('table', { name: 'Repair per collection' }).getByRole('row', { name: /posts/ });
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['posts', 'complete', '2', '0', '0', '0', '—']);
+    await shot(page, 'desktop');
+
+    const phone = await open({ width: 390, height: 844 });
+    await phone.getByText('Usage tracking is on').waitFor();
+    await phone.getByRole('button', { name: 'Run repair' }).click();
+    await expect.poll(() => phone.getByTestId('repair-status').textContent(), { timeout: 15_000 }).toBe('complete');
+    // Nothing wider than the screen but the tables, which scroll in their own box.
+    const overflow = await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(phone, 'mobile');
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
