@@ -1,8 +1,8 @@
 /**
  * The media usage operator page in headless Chromium against the real service
  * (temporary SQLite database): a fresh installation reads `active`, a repair of
- * every collection answers `complete` with its per-collection counts, and the
- * page fits a phone. Screenshots land in test/e2e/screenshots/media-usage/.
+ * every collection answers `complete` with its per-collection counts, the
+ * page fits a phone, and an upgraded site (`expanded`) is activated from it. Screenshots land in test/e2e/screenshots/media-usage/.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -97,6 +97,33 @@ describe.skipIf(!hasChromium)('media usage page end to end (Chromium)', () => {
     const overflow = await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(phone, 'mobile');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('activates an upgraded site after the drained-writers confirmation and drives indexing to the end', async () => {
+    // As a site written before tracking existed has it: tracking off, the index empty.
+    const { db } = site.cms.ctx;
+    await db.deleteFrom('_cms_media_usage').execute();
+    await db.deleteFrom('_cms_media_usage_collections').execute();
+    await db.deleteFrom('_cms_media_usage_work').execute();
+    await db.updateTable('_cms_media_usage_state').set({ state: 'expanded', activated_at: null }).execute();
+    site.cms.services.mediaUsage.forgetState();
+
+    const page = await open({ width: 1280, height: 900 });
+    await page.getByText('Usage tracking is off').waitFor();
+    await page.getByText('None yet: tracking is off').waitFor();
+    await page.getByText('No collection is indexed yet').waitFor();
+    const activate = page.getByRole('button', { name: 'Activate usage tracking' });
+    expect(await activate.isDisabled()).toBe(true);
+    await shot(page, 'expanded');
+    await page.getByLabel('Direct database writers are stopped').check();
+    await activate.click();
+    await page.getByText('Historical indexing is finished.').waitFor({ timeout: 30_000 });
+    await page.getByText('Usage tracking is on').waitFor();
+    await page.getByText('Complete: every collection is indexed').waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Collections indexed' }).getAttribute('value')).toBe('1');
+    await page.getByRole('list', { name: 'Indexing work items' }).getByText('done').waitFor();
+    await shot(page, 'activated');
     expect(problems).toEqual([]);
   }, 60_000);
 });

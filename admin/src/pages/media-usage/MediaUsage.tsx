@@ -88,7 +88,11 @@ function StatusFacts({ progress }: { progress: UsageProgress }) {
           </table>
         </div>
       ) : (
-        <p className="empty">No collections yet: there is nothing to index.</p>
+        <p className="empty">
+          {progress.state === 'expanded'
+            ? 'No collection is indexed yet: activation prepares them.'
+            : 'No collections yet: there is nothing to index.'}
+        </p>
       )}
     </div>
   );
