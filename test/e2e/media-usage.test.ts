@@ -126,4 +126,35 @@ describe.skipIf(!hasChromium)('media usage page end to end (Chromium)', () => {
     await shot(page, 'activated');
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('shows a failed step with its code, runs a failed work item again and sends the one confirmed retry', async () => {
+    // A step that failed, as the service records it: the code on the state and on the work item.
+    const { db } = site.cms.ctx;
+    await db.updateTable('_cms_media_usage_state').set({ last_error_code: 'INTERNAL' }).execute();
+    await db
+      .updateTable('_cms_media_usage_work')
+      .set({ status: 'failed', last_error_code: 'INTERNAL', cursor: null })
+      .where('collection_slug', '=', 'posts')
+      .execute();
+    site.cms.services.mediaUsage.forgetState();
+
+    const page = await open({ width: 1280, height: 900 });
+    const alert = page.getByRole('alert').filter({ hasText: 'A step stopped on' });
+    await alert.getByText('INTERNAL').waitFor();
+    const work = page.getByRole('list', { name: 'Indexing work items' });
+    await work.getByText('failed').waitFor();
+    await shot(page, 'failed');
+    await work.getByRole('button', { name: 'Run again' }).click();
+    await work.getByText('done').waitFor();
+    expect(await work.getByRole('button', { name: 'Run again' }).count()).toBe(0);
+
+    const retry = page.getByRole('button', { name: 'Retry and continue' });
+    expect(await retry.isDisabled()).toBe(true);
+    await page.getByLabel('Direct database writers are stopped').check();
+    await retry.click();
+    await page.getByText('Historical indexing is finished.').waitFor({ timeout: 30_000 });
+    expect(await alert.count()).toBe(0);
+    await page.getByText('Complete: every collection is indexed').waitFor();
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

@@ -82,7 +82,7 @@ export function ActivationPanel({ progress }: { progress: UsageProgress }) {
   return (
     <Section
       id="usage-activation"
-      title={progress.state === 'active' && !failed ? 'Historical indexing' : 'Activation'}
+      title={progress.state === 'active' ? 'Historical indexing' : 'Activation'}
       description="Activation prepares each collection, then indexes the existing entries in steps. It cannot be cancelled or undone."
     >
       <div className="stack">
