@@ -2,7 +2,9 @@
  * The media usage operator page in headless Chromium against the real service
  * (temporary SQLite database): a fresh installation reads `active`, a repair of
  * every collection answers `complete` with its per-collection counts, the
- * page fits a phone, and an upgraded site (`expanded`) is activated from it. Screenshots land in test/e2e/screenshots/media-usage/.
+ * page fits a phone, an upgraded site (`expanded`) is activated from it, and
+ * a failed step is retried once after the confirmation (a failed work item is
+ * run again first). Screenshots land in test/e2e/screenshots/media-usage/.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
