@@ -49,6 +49,7 @@ const SPEC_TOOLS: Record<string, string> = {
   media_create: 'Confirm Signed Media Upload',
   media_update: 'Update Media Metadata',
   media_delete: 'Delete Media',
+  media_usage_repair: 'Repair Media Usage Index',
   taxonomy_list: 'List Taxonomies',
   taxonomy_get: 'Get Taxonomy Definition',
   taxonomy_create: 'Create Taxonomy Definition',

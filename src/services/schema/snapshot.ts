@@ -137,7 +137,7 @@ async function load(db: Kdb, version: number): Promise<SchemaSnapshot> {
 /**
  * Process-local schema cache. A schema change is published on the invalidation
  * bus (every process forgets at once); the version row, re-read at most every
- * VERSION_CHECK_MS, is the safety net.
+ * VERSION_CHECK_MS (in the background, while the snapshot held keeps answering), is the safety net.
  */
 export class SchemaCache {
   private snap: SchemaSnapshot | null = null;
@@ -150,8 +150,17 @@ export class SchemaCache {
   constructor(private readonly db: Kdb) {}
 
   async get(): Promise<SchemaSnapshot> {
-    const now = Date.now();
-    if (this.snap && now - this.checkedAt < VERSION_CHECK_MS) return this.snap;
+    if (!this.snap) return this.load();
+    if (Date.now() - this.checkedAt >= VERSION_CHECK_MS) {
+      // Due for a version check: answer with the snapshot held and check in the background. The caller
+      // may be inside a write transaction (a write listener): on SQLite, one connection, a read outside
+      // that transaction would wait for it to end, and the transaction would wait for this answer.
+      this.load().catch(() => {});
+    }
+    return this.snap;
+  }
+
+  private load(): Promise<SchemaSnapshot> {
     if (this.loading && this.loadingGeneration === this.generation) return this.loading;
     const generation = this.generation;
     const run = async () => {

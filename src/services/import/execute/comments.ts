@@ -35,6 +35,50 @@ export function commentDate(c: WxrComment, fallback: string): string {
   return fallback;
 }
 
+/** What an imported comment carries, from an export file or from the exporter plugin. */
+export type SourceComment = Pick<
+  WxrComment,
+  'approved' | 'author' | 'authorEmail' | 'authorUrl' | 'userId' | 'content'
+>;
+
+/**
+ * The stored row of one imported comment: text normalised and cut to the comment limits as a
+ * submission would be, HTML reduced to plain text, an author URL that is not a safe link dropped.
+ */
+export function importedComment(
+  c: SourceComment,
+  place: {
+    id: string;
+    collection: string;
+    entryId: string;
+    rootId: string;
+    parentId: string | null;
+    at: string;
+    userIds: ReadonlyMap<string, string>;
+  },
+): CommentsTable {
+  return {
+    id: place.id,
+    collection: place.collection,
+    entry_id: place.entryId,
+    root_id: place.rootId,
+    parent_id: place.parentId,
+    status: commentStatus(c.approved),
+    author_name: normaliseText(c.author, false).slice(0, LIMITS.authorName) || 'Anonymous',
+    author_email: c.authorEmail.trim().slice(0, LIMITS.authorEmail) || null,
+    author_url: normaliseAuthorUrl(c.authorUrl.slice(0, LIMITS.authorUrl)),
+    user_id: (c.userId && place.userIds.get(c.userId)) || null,
+    body: storedText(normaliseText(plainText(c.content), true).slice(0, LIMITS.body) || '…'),
+    spam_reasons: null,
+    client_key: null,
+    user_agent: null,
+    created_at: place.at,
+    updated_at: place.at,
+    moderated_at: null,
+    moderated_by: null,
+  };
+}
+
 export interface CommentRows {
   rows: CommentsTable[];
   skipped: number;
@@ -60,36 +104,16 @@ export function commentRows(
     return cur;
   };
   const rows = kept.map((c): CommentsTable => {
-    const at = commentDate(c, fallbackDate);
     const parent = parentOf.get(c.id) ?? null;
-    const body = normaliseText(plainText(c.content), true).slice(0, LIMITS.body) || '…';
-    let url: string | null = null;
-    try {
-      url = normaliseAuthorUrl(c.authorUrl.slice(0, LIMITS.authorUrl));
-    } catch {
-      url = null;
-    }
-    const email = c.authorEmail.trim().slice(0, LIMITS.authorEmail);
-    return {
+    return importedComment(c, {
       id: ids.get(c.id) as string,
       collection,
-      entry_id: entryId,
-      root_id: ids.get(rootOf(c.id)) as string,
-      parent_id: parent ? (ids.get(parent) as string) : null,
-      status: commentStatus(c.approved),
-      author_name: normaliseText(c.author, false).slice(0, LIMITS.authorName) || 'Anonymous',
-      author_email: email || null,
-      author_url: url,
-      user_id: (c.userId && userIds.get(c.userId)) || null,
-      body: storedText(body),
-      spam_reasons: null,
-      client_key: null,
-      user_agent: null,
-      created_at: at,
-      updated_at: at,
-      moderated_at: null,
-      moderated_by: null,
-    };
+      entryId,
+      rootId: ids.get(rootOf(c.id)) as string,
+      parentId: parent ? (ids.get(parent) as string) : null,
+      at: commentDate(c, fallbackDate),
+      userIds,
+    });
   });
   return { rows, skipped: comments.length - kept.length };
 }

@@ -4,13 +4,11 @@ import { newId } from '../../../core/ids.js';
 import type { Kdb } from '../../../db/connect.js';
 import type { CommentsTable } from '../../../db/tables-public.js';
 import type { ExecuteConfig } from '../../../schemas/import.js';
-import { LIMITS } from '../../comments/model.js';
-import { normaliseAuthorUrl, normaliseText, storedText } from '../../comments/text.js';
 import { dyn } from '../../content/rows.js';
 import { resolveLocale } from '../../locales.js';
 import type { CollectionInfo, SchemaSnapshot } from '../../schema/model.js';
 import type { Analysis } from '../analyze.js';
-import { commentDate, commentStatus, plainText } from '../execute/comments.js';
+import { commentDate, importedComment } from '../execute/comments.js';
 import type { ImportDeps, RunScope } from '../execute/deps.js';
 import type { Landed } from '../execute/entries.js';
 import { resolveTargets } from '../execute/run.js';
@@ -294,28 +292,17 @@ function commentRowsAcrossChunks(
       roots[c.id] = { id, root: parent ? parent.root : id };
       fresh[c.id] = roots[c.id];
       const ref = idMap[c.postId];
-      const at = commentDate(c, now);
-      const body = normaliseText(plainText(c.content), true).slice(0, LIMITS.body) || '…';
-      rows.push({
-        id,
-        collection: ref.collection,
-        entry_id: ref.id,
-        root_id: roots[c.id].root,
-        parent_id: parent ? parent.id : null,
-        status: commentStatus(c.approved),
-        author_name: normaliseText(c.author, false).slice(0, LIMITS.authorName) || 'Anonymous',
-        author_email: c.authorEmail.trim().slice(0, LIMITS.authorEmail) || null,
-        author_url: normaliseAuthorUrl(c.authorUrl.slice(0, LIMITS.authorUrl)),
-        user_id: (c.userId && userIds.get(c.userId)) || null,
-        body: storedText(body),
-        spam_reasons: null,
-        client_key: null,
-        user_agent: null,
-        created_at: at,
-        updated_at: at,
-        moderated_at: null,
-        moderated_by: null,
-      });
+      rows.push(
+        importedComment(c, {
+          id,
+          collection: ref.collection,
+          entryId: ref.id,
+          rootId: roots[c.id].root,
+          parentId: parent ? parent.id : null,
+          at: commentDate(c, now),
+          userIds,
+        }),
+      );
     }
     // A parent cycle: the rest become top-level comments.
     if (next.length === pending.length) for (const c of next) c.parent = '0';
