@@ -4,6 +4,7 @@ import { ErrorMessage, Spinner } from '../../components/Feedback';
 import { Page, Section } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
 import { ActivationPanel } from './Activation';
+import { CollectionTable } from './CollectionTable';
 import { RepairPanel } from './Repair';
 import { WorkPanel } from './WorkItems';
 import { COLLECTION_STATUS_TEXT, COVERAGE_TEXT, STATE_TEXT } from './words';
@@ -56,37 +57,14 @@ function StatusFacts({ progress }: { progress: UsageProgress }) {
         ) : null}
       </dl>
       {progress.collections.length ? (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Coverage per collection</caption>
-            <thead>
-              <tr>
-                <th scope="col">Collection</th>
-                <th scope="col">Status</th>
-                <th scope="col">Entries</th>
-                <th scope="col">Using media</th>
-                <th scope="col">Skipped</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {progress.collections.map((c) => (
-                <tr key={c.collection}>
-                  <td data-label="Collection">
-                    <span>
-                      <code className="code">{c.collection}</code>
-                    </span>
-                  </td>
-                  <td data-label="Status">{COLLECTION_STATUS_TEXT[c.status] ?? c.status}</td>
-                  <td data-label="Entries">{c.entries.toLocaleString()}</td>
-                  <td data-label="Using media">{c.referencing.toLocaleString()}</td>
-                  <td data-label="Skipped">{c.skipped.toLocaleString()}</td>
-                  <td data-label="Error">{c.lastErrorCode ? <code className="code">{c.lastErrorCode}</code> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CollectionTable
+          caption="Coverage per collection"
+          rows={progress.collections.map((c) => ({
+            ...c,
+            status: COLLECTION_STATUS_TEXT[c.status] ?? c.status,
+            errorCode: c.lastErrorCode,
+          }))}
+        />
       ) : (
         <p className="empty">
           {progress.state === 'expanded'

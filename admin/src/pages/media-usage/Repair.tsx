@@ -5,6 +5,7 @@ import { Button } from '../../components/Button';
 import { ErrorMessage, Notice } from '../../components/Feedback';
 import { SelectField } from '../../components/Field';
 import { Section } from '../../components/Page';
+import { CollectionTable } from './CollectionTable';
 
 const RESULT_TEXT: Record<UsageRepair['status'], string> = {
   complete: 'Every entry was read and indexed.',
@@ -57,39 +58,7 @@ export function RepairPanel({ collections }: { collections: string[] }) {
             Repair result: <strong data-testid="repair-status">{result.status}</strong>. {RESULT_TEXT[result.status]}
           </Notice>
           {result.collections.length ? (
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">Repair per collection</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Collection</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Entries</th>
-                    <th scope="col">Using media</th>
-                    <th scope="col">References</th>
-                    <th scope="col">Skipped</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.collections.map((c) => (
-                    <tr key={c.collection}>
-                      <td data-label="Collection">
-                        <span>
-                          <code className="code">{c.collection}</code>
-                        </span>
-                      </td>
-                      <td data-label="Status">{c.status}</td>
-                      <td data-label="Entries">{c.entries.toLocaleString()}</td>
-                      <td data-label="Using media">{c.referencing.toLocaleString()}</td>
-                      <td data-label="References">{c.references.toLocaleString()}</td>
-                      <td data-label="Skipped">{c.skipped.toLocaleString()}</td>
-                      <td data-label="Error">{c.errorCode ? <code className="code">{c.errorCode}</code> : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <CollectionTable caption="Repair per collection" rows={result.collections} withReferences />
           ) : (
             <p className="empty">No collections to repair.</p>
           )}
