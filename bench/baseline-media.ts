@@ -7,9 +7,12 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import type { Hono } from 'hono';
-import sharp from 'sharp';
 import { newId } from '../src/core/ids.js';
 import type { Row } from './baseline-app.js';
+
+// Loaded on first use: a statically imported sharp would be resident in every bench process,
+// including servers that never touch an image, and inflate the memory the bench reports.
+const loadSharp = async () => (await import('sharp')).default;
 
 /**
  * The baseline's media routes: the least a server must do to list a page of the library (one indexed
@@ -138,7 +141,7 @@ export function mediaRoutes(app: Hono, store: MediaStore, authorId: string): { c
   app.post('/_cms/api/media', async (c) => {
     const { file, fields } = await receive(c.req.raw, dir);
     if (!file) return c.json({ success: false, error: { code: 'NO_FILE', message: 'No file' } }, 400);
-    const meta = await sharp(file.path).metadata();
+    const meta = await (await loadSharp())(file.path).metadata();
     const id = newId();
     const now = new Date().toISOString();
     const row = await store.insertMedia({

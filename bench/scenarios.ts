@@ -1,6 +1,9 @@
-import sharp from 'sharp';
 import type { SeedContext } from './seed.js';
 import { UPLOAD_CONTENT_TYPE } from './upload-body.js';
+
+// Loaded on first use: a statically imported sharp would be resident in every bench process,
+// including servers that never touch an image, and inflate the memory the bench reports.
+const loadSharp = async () => (await import('sharp')).default;
 
 /** Whose token a request carries (see bench/seed.ts). */
 export type Caller = 'admin' | 'author' | 'reader';
@@ -83,7 +86,7 @@ async function seedMedia(ctx: SeedContext): Promise<void> {
   if ((await ctx.cms.services.media.list(ctx.actor, { limit: 1 })).items.length) return;
   for (let i = 0; i < 200; i++) {
     const background = { r: i, g: 255 - i, b: 90 };
-    const png = await sharp({ create: { width: 32 + (i % 50), height: 24, channels: 3, background } })
+    const png = await (await loadSharp())({ create: { width: 32 + (i % 50), height: 24, channels: 3, background } })
       .png()
       .toBuffer();
     await ctx.cms.services.media.uploadBase64(ctx.actor, {

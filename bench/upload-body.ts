@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
+
+// Loaded on first use: a statically imported sharp would be resident in every bench process,
+// including servers that never touch an image, and inflate the memory the bench reports.
+const loadSharp = async () => (await import('sharp')).default;
 
 /**
  * Bodies for the upload scenario: a ~1 MB photo-like JPEG (noise compresses
@@ -20,7 +23,7 @@ async function parts(targetBytes: number) {
   // q90 noise JPEG: about 0.85 bytes per pixel; pick the side that lands near the target size.
   const side = Math.round(Math.sqrt(targetBytes / 0.85));
   const noise = randomBytes(side * side * 3);
-  const jpeg = await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+  const jpeg = await (await loadSharp())(noise, { raw: { width: side, height: side, channels: 3 } })
     .jpeg({ quality: 90 })
     .toBuffer();
   const head = Buffer.from(
