@@ -3506,6 +3506,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     reorderCollections: {
@@ -3583,6 +3592,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3745,6 +3763,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteCollection: {
@@ -3818,6 +3845,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3982,6 +4018,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     reorderFields: {
@@ -4061,6 +4106,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4225,6 +4279,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteField: {
@@ -4299,6 +4362,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4452,6 +4524,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4614,6 +4695,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     activateBlockTypeVersion: {
@@ -4688,6 +4778,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4843,6 +4942,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5183,6 +5291,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContent: {
@@ -5345,6 +5462,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteContent: {
@@ -5423,6 +5549,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5516,6 +5651,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     unpublishContent: {
@@ -5595,6 +5739,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5688,6 +5841,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restoreContent: {
@@ -5767,6 +5929,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5860,6 +6031,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     scheduleContent: {
@@ -5939,6 +6119,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6031,6 +6220,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     permanentDeleteContent: {
@@ -6109,6 +6307,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6424,6 +6631,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     releaseEntryLock: {
@@ -6502,6 +6718,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6892,6 +7117,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMediaFolders: {
@@ -7039,6 +7273,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7201,6 +7444,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMediaFolder: {
@@ -7274,6 +7526,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7356,6 +7617,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7545,6 +7815,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMedia: {
@@ -7703,6 +7982,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMedia: {
@@ -7776,6 +8064,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7960,6 +8257,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     confirmMediaUpload: {
@@ -8037,6 +8343,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8140,6 +8455,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9091,6 +9415,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     enableSearch: {
@@ -9166,6 +9499,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9399,6 +9741,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTaxonomy: {
@@ -9558,6 +9909,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteTaxonomy: {
@@ -9631,6 +9991,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9786,6 +10155,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9956,6 +10334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTerm: {
@@ -10117,6 +10504,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteTerm: {
@@ -10193,6 +10589,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10365,6 +10770,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMenus: {
@@ -10513,6 +10927,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10679,6 +11102,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMenu: {
@@ -10754,6 +11186,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10840,6 +11281,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10934,6 +11384,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMenuItem: {
@@ -11010,6 +11469,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11096,6 +11564,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11259,6 +11736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSection: {
@@ -11414,6 +11900,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteSection: {
@@ -11487,6 +11982,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11648,6 +12152,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getWidgetArea: {
@@ -11799,6 +12312,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createWidget: {
@@ -11876,6 +12398,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11968,6 +12499,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteWidget: {
@@ -12042,6 +12582,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12126,6 +12675,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12277,6 +12835,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12516,6 +13083,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     disableUser: {
@@ -12596,6 +13172,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     enableUser: {
@@ -12669,6 +13254,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12829,6 +13423,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateAllowedDomain: {
@@ -12913,6 +13516,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteAllowedDomain: {
@@ -12989,6 +13601,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13121,6 +13742,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13274,6 +13904,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13509,6 +14148,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateCommentStatus: {
@@ -13586,6 +14234,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13827,6 +14484,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     clearNotFoundLog: {
@@ -13898,6 +14564,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14137,6 +14812,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getRedirect: {
@@ -14292,6 +14976,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteRedirect: {
@@ -14365,6 +15058,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14582,6 +15284,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,7 @@ import { apiReferenceRoutes } from './api-reference.js';
 import type { AppEnv } from './env.js';
 import { healthRoutes, rootRedirect } from './health.js';
 import { mcpRoutes } from './mcp.js';
+import { activationGate } from './middleware/activation-gate.js';
 import { authenticate } from './middleware/auth.js';
 import { bodyLimits, storableInput } from './middleware/body.js';
 import { errorBody, onError } from './middleware/errors.js';
@@ -41,6 +42,8 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.onError(onError);
   api.use('*', authenticate());
+  // Before body limits and parsing: a refused write does not read its body (an upload is not streamed in).
+  api.use('*', activationGate(API_ROOT));
   const limits = bodyLimits(config);
   // Upload routes count their own bytes while streaming and refuse a declared length above the limit
   // before reading; the generic limiter would buffer a chunked upload whole. Anonymous callers keep

@@ -6,6 +6,7 @@ import { CmsError, constraintConflict, isCmsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { assertStorable } from '../core/text.js';
 import type { Services } from '../services/index.js';
+import { toolGated } from '../services/media-usage/gate.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
 
@@ -47,6 +48,8 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
     if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
     try {
       requireScope(actor, def.scope);
+      // Writing tools wait while media usage activation runs (spec 2, rule 8); tools/list is not a call.
+      if (toolGated(def)) await services.mediaUsage.checkWritesOpen();
       assertStorable(request.params.arguments ?? {}, 'tool arguments');
       const parsed = def.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) {

@@ -1,7 +1,28 @@
 import { expect } from 'vitest';
+import type { Cms } from '../../src/index.js';
 import { call, type TestCms } from './cms.js';
 import { postsCollection } from './content.js';
 import { type MediaCms, png, uploaded } from './media.js';
+
+/** Turn tracking off as a site written before tracking existed would have it (the index empty). */
+export async function asUpgradedSite(cms: Cms) {
+  await cms.ctx.db.deleteFrom('_cms_media_usage').execute();
+  await cms.ctx.db.deleteFrom('_cms_media_usage_collections').execute();
+  await cms.ctx.db.deleteFrom('_cms_media_usage_work').execute();
+  await cms.ctx.db.updateTable('_cms_media_usage_state').set({ state: 'expanded', activated_at: null }).execute();
+  cms.services.mediaUsage.forgetState();
+}
+
+/** Send progress requests until activation and historical indexing are done. */
+export async function driveActivation(cms: Cms, token: string, between?: (state: string) => Promise<void>) {
+  for (let i = 0; i < 500; i++) {
+    const res = await call(cms, 'POST', '/admin/media-usage/progress', { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (between) await between(res.body.data.state);
+    if (res.body.data.nextRequestInMs === null) return res.body.data;
+  }
+  throw new Error('activation did not finish');
+}
 
 /** An image value as the admin's picker writes it. */
 export const imageValue = (item: any) => ({

@@ -4,6 +4,7 @@ import type { MediaService } from '../media/index.js';
 import type { SchemaService } from '../schema/index.js';
 import { activationOps } from './activation.js';
 import type { UsageDeps } from './deps.js';
+import { writeGate } from './gate.js';
 import { listenerOps } from './listeners.js';
 import { repairOps } from './repair.js';
 import { usageSource } from './source.js';
@@ -48,6 +49,8 @@ export function createMediaUsageService(
     retryCollectionDeletion: (actor: Parameters<typeof work.retry>[0], input: { id: string; version?: number }) =>
       work.retry(actor, input, 'collection-deletion'),
     repair: repairOps(deps).repair,
+    /** The write gate of REST and MCP: refuses while activation runs (see gate.ts for what stays open). */
+    checkWritesOpen: writeGate(deps.state).check,
     /** Forget the cached activation state (after the state row was changed outside the service). */
     forgetState: () => deps.state.forget(),
   };

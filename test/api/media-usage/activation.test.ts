@@ -15,27 +15,16 @@ import { call, peerCms, type TestCms } from '../../helpers/cms.js';
 import { createEntry, postsCollection } from '../../helpers/content.js';
 import { describeEachDialect, freshDatabase, PG_URL } from '../../helpers/db.js';
 import { mediaCms, png, uploaded } from '../../helpers/media.js';
-import { expectUsage, images, imageValue, model, usageSchema } from '../../helpers/media-usage.js';
+import {
+  asUpgradedSite,
+  driveActivation,
+  expectUsage,
+  images,
+  imageValue,
+  model,
+  usageSchema,
+} from '../../helpers/media-usage.js';
 import { ROOT } from '../../helpers/process.js';
-
-/** Turn tracking off as a site written before tracking existed would have it (the index empty). */
-async function asUpgradedSite(cms: Cms) {
-  await cms.ctx.db.deleteFrom('_cms_media_usage').execute();
-  await cms.ctx.db.deleteFrom('_cms_media_usage_collections').execute();
-  await cms.ctx.db.deleteFrom('_cms_media_usage_work').execute();
-  await cms.ctx.db.updateTable('_cms_media_usage_state').set({ state: 'expanded', activated_at: null }).execute();
-  cms.services.mediaUsage.forgetState();
-}
-
-async function drive(cms: Cms, token: string, between?: (state: string) => Promise<void>) {
-  for (let i = 0; i < 500; i++) {
-    const res = await call(cms, 'POST', '/admin/media-usage/progress', { token });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    if (between) await between(res.body.data.state);
-    if (res.body.data.nextRequestInMs === null) return res.body.data;
-  }
-  throw new Error('activation did not finish');
-}
 
 /** Index rows as a set of strings, to compare whole indexes. */
 async function allRows(cms: Cms): Promise<string[]> {
@@ -99,7 +88,7 @@ describeEachDialect('Media usage activation', (dialect) => {
     // Progress: prepare, then active (writes tracked again) while historical indexing goes on step by step.
     let n = 0;
     let sawRunning = false;
-    const done = await drive(cms, token, async (state) => {
+    const done = await driveActivation(cms, token, async (state) => {
       if (state !== 'active') return;
       const coverage = (await call(cms, 'GET', `/media/${a.id}?includeUsage=1`, { token })).body.data.item.usage
         .coverage;
@@ -175,7 +164,7 @@ describeEachDialect('Media usage activation', (dialect) => {
       body: { writersDrained: true, retry: true },
     });
     expect(retry.body.data).toMatchObject({ state: 'activating', lastErrorCode: null });
-    const done = await drive(cms, token);
+    const done = await driveActivation(cms, token);
     expect(done).toMatchObject({ state: 'active', coverage: 'complete' });
     await expectUsage(cms, [a], new Map([[a.id, new Set([id])]]));
   });
@@ -228,7 +217,7 @@ describeEachDialect('Media usage activation', (dialect) => {
 
     // Past any lease the dead process held, this process finishes the work.
     site.clock.advance(120_000);
-    const done = await drive(cms, token);
+    const done = await driveActivation(cms, token);
     expect(done).toMatchObject({ state: 'active', coverage: 'complete' });
     expect(await allRows(cms)).toEqual(expected);
     await expectUsage(cms, items, x.m);
