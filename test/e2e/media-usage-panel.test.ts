@@ -1,0 +1,146 @@
+/**
+ * The usage panel of one media item in the media library, in headless
+ * Chromium against the real service (temporary SQLite database): an image
+ * chosen by an image field of one entry, placed as a Portable Text image
+ * block in another, and set as the site logo is listed with both entries
+ * (linked to their editors), the `logo` setting, the count and the coverage
+ * text of a complete index. The screenshot goes to the system temp folder.
+ */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAdminBuilt } from '../helpers/admin-build.js';
+import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
+import { call } from '../helpers/cms.js';
+
+const PANEL_SHOT = join(tmpdir(), 'cms-media-usage-panel.png');
+
+if (!hasChromium && process.env.CI) {
+  describe('media usage panel end to end', () => {
+    it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
+      throw new Error(`${CHROMIUM} is missing`);
+    });
+  });
+}
+
+describe.skipIf(!hasChromium)('media usage panel end to end (Chromium)', () => {
+  let site: Site;
+  let browser: Browser;
+  let cookie: string;
+  let token: string;
+  const problems: string[] = [];
+  const ok = async (method: string, path: string, body: unknown) => {
+    const res = await call(site.cms, method, path, { token, body });
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body.data as any;
+  };
+
+  beforeAll(async () => {
+    await ensureAdminBuilt();
+    site = await startSite('media-usage-panel');
+    const { cms } = site;
+    // Arranged through the API, not the UI: the editors have their own tests.
+    const { user } = await cms.services.users.create(null, { email: 'ada@example.test', name: 'Ada' });
+    cookie = (await cms.services.auth.sessions.create(cms.ctx.db, user.id, 'passkey')).id;
+    token = (await cms.services.tokens.create(null, { userId: user.id, name: 'seed' })).token;
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.server.stop();
+    if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
+  });
+
+  it('lists the entries using an image (field and rich text) and the logo setting, with complete coverage', async () => {
+    const { cms, origin } = site;
+    await ok('POST', '/schema/collections', {
+      slug: 'posts',
+      label: 'Posts',
+      fields: [
+        { slug: 'title', label: 'Title', type: 'string' },
+        { slug: 'cover', label: 'Cover', type: 'image' },
+        { slug: 'story', label: 'Story', type: 'portableText' },
+      ],
+    });
+    const form = new FormData();
+    const bytes = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2e86c1' } })
+      .png()
+      .toBuffer();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'harbour.png');
+    const uploaded = await cms.app.request('/_cms/api/media', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const item = ((await uploaded.json()) as any).data.item;
+    const cover = { id: item.id, provider: 'local', src: item.url, alt: '', width: 320, height: 200 };
+    const byField = await ok('POST', '/content/posts', { data: { title: 'Harbour at dawn', cover } });
+    const byBlock = await ok('POST', '/content/posts', {
+      data: {
+        title: 'Notes from the quay',
+        story: [
+          {
+            _type: 'block',
+            _key: 'p1',
+            style: 'normal',
+            children: [{ _type: 'span', _key: 's1', text: 'Morning light.', marks: [] }],
+            markDefs: [],
+          },
+          { _type: 'image', _key: 'img1', asset: { _ref: item.id } },
+        ],
+      },
+    });
+    await ok('POST', '/content/posts', { data: { title: 'Unrelated' } });
+    await ok('PUT', '/settings', { logo: item.id });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    await context.addCookies([{ name: 'cms_session', value: cookie, url: origin }]);
+    const page = await context.newPage();
+    watchPage(page, problems);
+    await page.goto(`${origin}/_cms/admin/media`);
+    await page.getByRole('heading', { level: 1, name: 'Media' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Media files' })
+      .getByRole('button')
+      .filter({ hasText: 'harbour.png' })
+      .click();
+    const details = page.getByRole('complementary', { name: 'Details of harbour.png' });
+    const panel = details.getByRole('region', { name: 'Usage' });
+    await panel.getByText('Used 3 times.').waitFor();
+    await panel.getByText('Every collection is indexed.').waitFor();
+    await panel.getByText('Site settings: logo').waitFor();
+
+    const links = panel.getByRole('link');
+    await expect.poll(() => links.count()).toBe(2);
+    const listed = [];
+    for (const link of await links.all()) {
+      listed.push({ text: await link.textContent(), href: await link.getAttribute('href') });
+    }
+    listed.sort((x, y) => String(x.text).localeCompare(String(y.text)));
+    expect(listed).toEqual([
+      { text: 'Harbour at dawn', href: `/_cms/admin/content/posts/${byField.item.id}` },
+      { text: 'Notes from the quay', href: `/_cms/admin/content/posts/${byBlock.item.id}` },
+    ]);
+    expect(await panel.textContent()).not.toContain('Unrelated');
+    // Each entry names its collection, locale and status next to the link.
+    expect(await panel.getByRole('listitem').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('posts · en · draft')]),
+    );
+
+    // The whole page clipped to the details, so the sticky top bar does not cover the panel's heading.
+    await page.evaluate('window.scrollTo(0, 0)');
+    const box = await details.boundingBox();
+    expect(box).not.toBeNull();
+    await page.screenshot({ path: PANEL_SHOT, fullPage: true, clip: box! });
+    // The link leads to the entry's editor.
+    await links.filter({ hasText: 'Harbour at dawn' }).click();
+    await page.waitForURL(`**/content/posts/${byField.item.id}`);
+    await context.close();
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
