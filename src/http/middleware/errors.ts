@@ -15,6 +15,8 @@ const HTTP_CODES: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
+const PAUSED: ReadonlySet<ErrorCode> = new Set(['TRANSFER_IMPORT_IN_PROGRESS', 'MEDIA_USAGE_ACTIVATION_IN_PROGRESS']);
+
 export function errorBody(err: CmsError) {
   return {
     success: false as const,
@@ -41,7 +43,8 @@ export function onError(err: Error, c: Context<AppEnv>) {
   const known = toCmsError(err);
   const log = c.get('log');
   if (known) {
-    if (known.status >= 500) log?.error({ err, code: known.code }, 'request failed');
+    // Writes paused on purpose (activation, import) are expected answers, not failures of the service.
+    if (known.status >= 500 && !PAUSED.has(known.code)) log?.error({ err, code: known.code }, 'request failed');
     // Headers go in with the response: @hono/node-server's lightweight Response drops headers set on
     // `res.headers` afterwards when Hono re-wraps it (outer middleware), so Retry-After would be lost.
     const retryAfter =
