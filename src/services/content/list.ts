@@ -11,6 +11,7 @@ import { type ContentDeps, collectionFor, localeOf, readScope } from './deps.js'
 import type { ContentItem, EntryStatus } from './model.js';
 import { type ReadRow, selectForRead, toItem } from './present.js';
 import { pagesFor, readLinks, refFields } from './references.js';
+import { param, runShaped } from './statements.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -138,75 +139,118 @@ export function listOps(deps: ContentDeps) {
     }
 
     // biome-ignore lint/suspicious/noExplicitAny: entry tables are dynamic
-    let q: any = selectForRead(ctx.db, ctx.dialect, c, drafts).where(col('locale'), '=', locale);
-    q = trash ? q.where(col('deleted_at'), 'is not', null) : q.where(col('deleted_at'), 'is', null);
-    if (!drafts) q = q.where(col('status'), '=', 'published');
-    else if (opts.status) q = q.where(col('status'), '=', opts.status);
-
-    for (const [slug, cond] of Object.entries(opts.fieldFilters ?? {})) {
-      const f = indexedField(c, slug, 'fieldFilters');
-      const ref = col(f.column as string);
-      if (cond === null) q = q.where(ref, 'is', null);
-      else if (typeof cond !== 'object' || Array.isArray(cond)) q = q.where(ref, '=', encodeFilterValue(f, cond));
-      else {
-        for (const [op, value] of Object.entries(cond as Record<string, unknown>)) {
-          if (op === 'in') {
-            if (!Array.isArray(value) || !value.length || value.length > 100) {
-              throw validationError(`fieldFilters.${slug}.in must be a list of 1 to 100 values`);
-            }
-            q = q.where(
-              ref,
-              'in',
-              value.map((v) => encodeFilterValue(f, v)),
-            );
-          } else if (Object.hasOwn(OPERATORS, op)) {
-            q = q.where(ref, OPERATORS[op as keyof typeof OPERATORS], encodeFilterValue(f, value));
-          } else
-            throw validationError(`fieldFilters.${slug}: unknown operator "${op}" (use eq, ne, gt, gte, lt, lte, in)`);
+    const filterQuery = async (q: any): Promise<any> => {
+      for (const [slug, cond] of Object.entries(opts.fieldFilters ?? {})) {
+        const f = indexedField(c, slug, 'fieldFilters');
+        const ref = col(f.column as string);
+        if (cond === null) q = q.where(ref, 'is', null);
+        else if (typeof cond !== 'object' || Array.isArray(cond)) q = q.where(ref, '=', encodeFilterValue(f, cond));
+        else {
+          for (const [op, value] of Object.entries(cond as Record<string, unknown>)) {
+            if (op === 'in') {
+              if (!Array.isArray(value) || !value.length || value.length > 100) {
+                throw validationError(`fieldFilters.${slug}.in must be a list of 1 to 100 values`);
+              }
+              q = q.where(
+                ref,
+                'in',
+                value.map((v) => encodeFilterValue(f, v)),
+              );
+            } else if (Object.hasOwn(OPERATORS, op)) {
+              q = q.where(ref, OPERATORS[op as keyof typeof OPERATORS], encodeFilterValue(f, value));
+            } else
+              throw validationError(
+                `fieldFilters.${slug}: unknown operator "${op}" (use eq, ne, gt, gte, lt, lte, in)`,
+              );
+          }
         }
       }
-    }
 
-    if (opts.bylineId) {
-      const credited = sql<boolean>`exists (select 1 from _cms_entry_bylines eb where eb.collection_id = ${c.id}
-        and eb.entry_id = ${sql.ref(col('id'))} and eb.byline_id = ${opts.bylineId})`;
-      const byline = opts.includeAuthorByline
-        ? await ctx.db.selectFrom('_cms_bylines').select('user_id').where('id', '=', opts.bylineId).executeTakeFirst()
-        : undefined;
-      if (byline?.user_id) {
-        const inferred = sql<boolean>`(${sql.ref(col('author_id'))} = ${byline.user_id} and not exists (select 1 from _cms_entry_bylines eb2
-          where eb2.collection_id = ${c.id} and eb2.entry_id = ${sql.ref(col('id'))}))`;
-        q = q.where(sql<boolean>`(${credited} or ${inferred})`);
-      } else q = q.where(credited);
-    }
+      if (opts.bylineId) {
+        const credited = sql<boolean>`exists (select 1 from _cms_entry_bylines eb where eb.collection_id = ${c.id}
+          and eb.entry_id = ${sql.ref(col('id'))} and eb.byline_id = ${opts.bylineId})`;
+        const byline = opts.includeAuthorByline
+          ? await ctx.db.selectFrom('_cms_bylines').select('user_id').where('id', '=', opts.bylineId).executeTakeFirst()
+          : undefined;
+        if (byline?.user_id) {
+          const inferred = sql<boolean>`(${sql.ref(col('author_id'))} = ${byline.user_id} and not exists (select 1 from _cms_entry_bylines eb2
+            where eb2.collection_id = ${c.id} and eb2.entry_id = ${sql.ref(col('id'))}))`;
+          q = q.where(sql<boolean>`(${credited} or ${inferred})`);
+        } else q = q.where(credited);
+      }
 
-    if (opts.term !== undefined)
-      q = q.where(await deps.hooks.termFilter(c, locale, opts.term, col('translation_group')));
+      if (opts.term !== undefined)
+        q = q.where(await deps.hooks.termFilter(c, locale, opts.term, col('translation_group')));
+      return q;
+    };
 
-    let total: number | undefined;
+    const statusFilter = !drafts ? 'published' : opts.status;
+    // biome-ignore lint/suspicious/noExplicitAny: entry tables are dynamic
+    const base = (v: { locale: unknown; status: unknown }): any => {
+      let q = selectForRead(ctx.db, ctx.dialect, c, drafts).where(col('locale'), '=', v.locale);
+      q = trash ? q.where(col('deleted_at'), 'is not', null) : q.where(col('deleted_at'), 'is', null);
+      return statusFilter ? q.where(col('status'), '=', v.status) : q;
+    };
     const orderCol = col(order.column);
-    if (opts.page !== undefined) {
-      const counted = await q
-        .clearSelect()
-        .select((eb: { fn: { countAll: () => { as: (n: string) => unknown } } }) => eb.fn.countAll().as('n'))
-        .executeTakeFirst();
-      total = Number(counted?.n ?? 0);
-      q = q.offset((opts.page - 1) * limit);
-    } else if (opts.cursor) {
+    let cursor: { value: unknown; id: string } | undefined;
+    if (opts.cursor && opts.page === undefined) {
       const key = order.nullable ? sortKeyOf(order.kind).nullable() : sortKeyOf(order.kind);
       const [value, id] = decodeCursor(opts.cursor, [key, cursorText]);
-      q = q.where(afterCursor(order, orderCol, col('id'), value, id));
+      cursor = { value, id };
     }
-    // A NOT NULL column keeps each engine's plain order, which its index gives in both directions; a column
-    // that may hold NULL names where NULL goes, as its index holds it (see createIndex in schema/ddl.ts).
-    type Ob = { asc(): { nullsFirst(): unknown }; desc(): { nullsLast(): unknown } };
-    const rows: ReadRow[] = await q
-      .orderBy(orderCol, (ob: Ob) =>
-        !order.nullable ? ob[order.dir]() : order.dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst(),
-      )
-      .orderBy(col('id'), order.dir)
-      .limit(opts.page !== undefined ? limit : limit + 1)
-      .execute();
+    // biome-ignore lint/suspicious/noExplicitAny: entry tables are dynamic
+    const page = (q: any, at: { value: unknown; id: unknown } | undefined, rowLimit: unknown): any => {
+      if (at) q = q.where(afterCursor(order, orderCol, col('id'), at.value, at.id as string));
+      // A NOT NULL column keeps each engine's plain order, which its index gives in both directions; a column
+      // that may hold NULL names where NULL goes, as its index holds it (see createIndex in schema/ddl.ts).
+      type Ob = { asc(): { nullsFirst(): unknown }; desc(): { nullsLast(): unknown } };
+      return q
+        .orderBy(orderCol, (ob: Ob) =>
+          !order.nullable ? ob[order.dir]() : order.dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst(),
+        )
+        .orderBy(col('id'), order.dir)
+        .limit(rowLimit);
+    };
+
+    let total: number | undefined;
+    let rows: ReadRow[];
+    const filtered = opts.bylineId || opts.term !== undefined || Object.keys(opts.fieldFilters ?? {}).length;
+    if (!filtered && opts.page === undefined) {
+      // The common page (every admin list, every API client paging a collection): one statement compiled
+      // once per shape; the cursor's NULL position changes the SQL, so it is part of the shape.
+      const at = cursor && { value: cursor.value === null ? null : param('after'), id: param('afterId') };
+      const shape = [
+        'list',
+        ctx.dialect,
+        c.id,
+        snap.version,
+        drafts,
+        trash,
+        statusFilter ?? '',
+        order.column,
+        order.dir,
+        order.nullable,
+        !cursor ? '-' : cursor.value === null ? 'null' : 'value',
+      ].join('|');
+      rows = await runShaped<ReadRow>(
+        ctx.db,
+        shape,
+        () => page(base({ locale: param('locale'), status: param('status') }), at, param('limit')),
+        { locale, status: statusFilter, after: cursor?.value, afterId: cursor?.id, limit: limit + 1 },
+      );
+    } else {
+      let q = base({ locale, status: statusFilter });
+      q = await filterQuery(q);
+      if (opts.page !== undefined) {
+        const counted = await q
+          .clearSelect()
+          .select((eb: { fn: { countAll: () => { as: (n: string) => unknown } } }) => eb.fn.countAll().as('n'))
+          .executeTakeFirst();
+        total = Number(counted?.n ?? 0);
+        q = q.offset((opts.page - 1) * limit);
+      }
+      rows = await page(q, cursor, opts.page !== undefined ? limit : limit + 1).execute();
+    }
 
     const pageRows = rows.slice(0, limit);
     let refsByOwner: Awaited<ReturnType<typeof readLinks>> | undefined;

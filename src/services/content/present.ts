@@ -1,10 +1,11 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { creditsColumn, parseCredits } from './credits.js';
 import type { ContentItem, EntryRow, ReferencePage, StagedRefs } from './model.js';
 import { decodeData, dyn } from './rows.js';
+import { param, runShaped } from './statements.js';
 
 /**
  * Rows as read for presentation: the entry, its credits and (when the caller
@@ -34,14 +35,7 @@ export function selectForRead(db: Kdb, dialect: DialectName, c: CollectionInfo, 
   return q;
 }
 
-/**
- * The get-by-ID statement compiled once per collection shape: building and
- * compiling it with Kysely costs more than running it. The entry ID is bound
- * through a marker parameter replaced at execution.
- */
-const ID_MARKER = '\u0000entry-id';
-const compiledById = new Map<string, CompiledQuery>();
-
+/** The get-by-ID statement, compiled once per collection shape (see statements.ts). */
 export async function readRowById(
   db: Kdb,
   dialect: DialectName,
@@ -50,17 +44,12 @@ export async function readRowById(
   withDraft: boolean,
   id: string,
 ): Promise<ReadRow | undefined> {
-  const key = `${dialect}|${c.id}|${schemaVersion}|${withDraft}`;
-  let compiled = compiledById.get(key);
-  if (!compiled) {
-    compiled = selectForRead(db, dialect, c, withDraft)
-      .where(`${c.table}.id`, '=', ID_MARKER)
-      .compile() as CompiledQuery;
-    if (compiledById.size > 500) compiledById.clear();
-    compiledById.set(key, compiled);
-  }
-  const parameters = compiled.parameters.map((p) => (p === ID_MARKER ? id : p));
-  const { rows } = await db.executeQuery<ReadRow>(CompiledQuery.raw(compiled.sql, parameters));
+  const rows = await runShaped<ReadRow>(
+    db,
+    `byId|${dialect}|${c.id}|${schemaVersion}|${withDraft}`,
+    () => selectForRead(db, dialect, c, withDraft).where(`${c.table}.id`, '=', param('id')),
+    { id },
+  );
   return rows[0];
 }
 
