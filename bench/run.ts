@@ -16,12 +16,20 @@
 import { deepStrictEqual } from 'node:assert';
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type LoadResult, type LoadSettings, load, probe, Variation } from './load.js';
 import { formatTable, type Report, scenarioResult, writeJson } from './report.js';
 import { type BenchRequest, selectScenarios } from './scenarios.js';
-import { type DbKind, type ServiceInfo, startBaseline, startService } from './target.js';
+import {
+  type DbKind,
+  discardService,
+  type PreparedService,
+  type ServiceInfo,
+  startBaseline,
+  startService,
+} from './target.js';
 import type { ChildMessage, ParentMessage } from './target-process.js';
 
 const RESULTS_FILE = fileURLToPath(
@@ -71,9 +79,21 @@ async function bundleChild(): Promise<string> {
   return outfile;
 }
 
+/**
+ * Node flags of the server processes: those `npm start` gives the server (package.json's start script,
+ * the one place they are set; docs/operations.md says why), or BENCH_NODE_FLAGS to try others.
+ */
+function nodeFlags(): string[] {
+  if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'));
+  return String(pkg.scripts.start)
+    .split(' ')
+    .filter((word) => word.startsWith('--'));
+}
+
 /** Fork the bundled target process and start one server in it. */
 function startChild(entry: string, start: ParentMessage): Promise<Server & { service?: ServiceInfo }> {
-  const child: ChildProcess = fork(entry, { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(entry, { execArgv: nodeFlags(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -105,6 +125,24 @@ function startChild(entry: string, start: ParentMessage): Promise<Server & { ser
     });
     child.once('exit', (code) => reject(new Error(`target process exited early (code ${code})`)));
     child.send(start);
+  });
+}
+
+/** Fork a child that seeds the data and exits, leaving the data for the serving child. */
+function seedInChild(entry: string, db: DbKind, rounds: number): Promise<PreparedService> {
+  const child: ChildProcess = fork(entry, { execArgv: nodeFlags(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let prepared: PreparedService | undefined;
+    child.on('message', (m: ChildMessage) => {
+      if (m.type === 'seeded') {
+        prepared = m.prepared;
+        child.send({ type: 'close' } satisfies ParentMessage);
+      } else if (m.type === 'failed') reject(new Error(`seeding process failed:\n${m.message}`));
+    });
+    child.once('exit', (code) =>
+      prepared ? resolve(prepared) : reject(new Error(`seeding process exited early (code ${code})`)),
+    );
+    child.send({ type: 'start', role: 'seed', db, rounds } satisfies ParentMessage);
   });
 }
 
@@ -178,7 +216,16 @@ async function startPair(db: DbKind, rounds: number, inProcess: boolean): Promis
     }
   }
   const entry = await bundleChild();
-  const service = await startChild(entry, { type: 'start', role: 'service', db, rounds });
+  // The data is made in a process of its own: the serving process starts on existing data, as in
+  // production, so its memory after the load is that of serving.
+  const prepared = await seedInChild(entry, db, rounds);
+  let service: Server & { service?: ServiceInfo };
+  try {
+    service = await startChild(entry, { type: 'start', role: 'service', prepared });
+  } catch (err) {
+    await discardService(prepared);
+    throw err;
+  }
   const info = service.service as ServiceInfo;
   try {
     return { service, baseline: await startChild(entry, { type: 'start', role: 'baseline', service: info }), info };

@@ -2,26 +2,37 @@
  * Child-process entry (forked by bench/run.ts): hosts either the service or the baseline, so the load
  * generator in the parent shares neither's event loop and the service's memory can be read alone.
  * Protocol over IPC:
- *   parent → child  { type: 'start', role: 'service', db, rounds } | { type: 'start', role: 'baseline', service }
- *   child → parent  { type: 'ready', url, service? } | { type: 'failed', message }
+ *   parent → child  { type: 'start', role: 'seed', db, rounds }  (make the data, then exit on close)
+ *                 | { type: 'start', role: 'service', prepared } | { type: 'start', role: 'baseline', service }
+ *   child → parent  { type: 'seeded', prepared } | { type: 'ready', url, service? } | { type: 'failed', message }
  *   parent → child  { type: 'memory' } → child { type: 'memory', rss, heapUsed }
  *   parent → child  { type: 'cpu' } → child { type: 'cpu', micros } (CPU time used so far)
  *   parent → child  { type: 'close' }  (the child cleans up and exits)
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { selectScenarios } from './scenarios.js';
-import { type DbKind, type Running, type ServiceInfo, startBaseline, startService } from './target.js';
+import {
+  type DbKind,
+  type PreparedService,
+  prepareService,
+  type Running,
+  type ServiceInfo,
+  serveService,
+  startBaseline,
+} from './target.js';
 
 export type ParentMessage =
-  | { type: 'start'; role: 'service'; db: DbKind; rounds: number }
+  | { type: 'start'; role: 'seed'; db: DbKind; rounds: number }
+  | { type: 'start'; role: 'service'; prepared: PreparedService }
   | { type: 'start'; role: 'baseline'; service: ServiceInfo }
   | { type: 'memory' }
   | { type: 'cpu' }
   | { type: 'close' };
 
 export type ChildMessage =
+  | { type: 'seeded'; prepared: PreparedService }
   | { type: 'ready'; url: string; service?: ServiceInfo }
   | { type: 'failed'; message: string }
   | { type: 'memory'; rss: number; heapUsed: number }
@@ -47,6 +58,7 @@ const shutdown = async () => {
 async function startProfiler(role: string): Promise<void> {
   const dir = process.env.BENCH_PROFILE;
   if (!dir) return;
+  mkdirSync(dir, { recursive: true });
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -65,8 +77,10 @@ process.on('message', async (m: ParentMessage) => {
     return void send({ type: 'memory', rss, heapUsed });
   }
   try {
-    if (m.role === 'service') {
-      const { close, ...service } = await startService(m.db, selectScenarios(), { rounds: m.rounds });
+    if (m.role === 'seed') {
+      send({ type: 'seeded', prepared: await prepareService(m.db, selectScenarios(), { rounds: m.rounds }) });
+    } else if (m.role === 'service') {
+      const { close, ...service } = await serveService(m.prepared);
       running = { close };
       await startProfiler('service');
       send({ type: 'ready', url: service.url, service });

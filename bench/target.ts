@@ -56,54 +56,87 @@ function cleanupList() {
   };
 }
 
+/** Seeded data, ready for a service to serve: everything of ServiceInfo but its URL. */
+export interface PreparedService extends Omit<ServiceInfo, 'url'> {
+  dataDir: string;
+}
+
+function openCms(p: { dataDir: string; source: DataSource }) {
+  const database: Database | undefined =
+    p.source.kind === 'postgres' ? connect(p.source.url, { schema: p.source.schema }) : undefined;
+  const databaseUrl = p.source.kind === 'sqlite' ? `sqlite:${p.source.file}` : p.source.url;
+  const config = resolveConfig({ dataDir: p.dataDir, databaseUrl, logLevel: 'warn', port: 0 });
+  return createCms({ config, database });
+}
+
+/** Remove what prepareService made (the data dir; the PostgreSQL schema). */
+export async function discardService(p: { dataDir: string; source: DataSource }): Promise<void> {
+  if (p.source.kind === 'postgres') await pgAdmin(`drop schema if exists ${p.source.schema} cascade`);
+  rmSync(p.dataDir, { recursive: true, force: true });
+}
+
 /**
- * Boot what is measured: the real service (createCms + listen on an ephemeral loopback port) on a
- * temporary data dir or a fresh PostgreSQL schema, seeded through its service layer, then each
- * scenario's setup. Everything is removed again by close().
+ * Make what is measured: a temporary data dir (and a fresh PostgreSQL schema), migrated and seeded
+ * through the service layer, then each scenario's setup; the service is closed again. In a
+ * child-process run this happens in a process of its own, so the serving process starts on existing
+ * data as a production server does, and the memory it reports after the load is that of serving,
+ * not of having written the seed.
  */
+export async function prepareService(
+  db: DbKind,
+  scenarios: Scenario[],
+  settings: { rounds: number },
+): Promise<PreparedService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cms-bench-'));
+  const source: DataSource =
+    db === 'postgres'
+      ? { kind: 'postgres', url: PG_URL, schema: `bench_${newId().toLowerCase()}` }
+      : { kind: 'sqlite', file: join(dataDir, 'cms.db') };
+  const where = { dataDir, source };
+  try {
+    if (source.kind === 'postgres') await pgAdmin(`create schema ${source.schema}`);
+    const cms = await openCms(where);
+    try {
+      const seeded = await seedService(cms);
+      const ctx: SeedContext = { cms, actor: seeded.actor, author: seeded.author, publishedIds: seeded.publishedIds };
+      const requests: BenchRequest[] = [];
+      for (const { setup, ...request } of scenarios) {
+        requests.push({ ...request, ...(setup ? await setup(ctx, settings) : undefined) });
+      }
+      return { dataDir, source, tokens: seeded.tokens, authorId: seeded.author.userId as string, requests };
+    } finally {
+      await cms.close();
+    }
+  } catch (err) {
+    await discardService(where);
+    throw err;
+  }
+}
+
+/** Serve prepared data: the real service (createCms + listen on an ephemeral loopback port); close() also discards the data. */
+export async function serveService(p: PreparedService): Promise<ServiceInfo & Running> {
+  const cleanups = cleanupList();
+  cleanups.add(() => discardService(p));
+  try {
+    const cms = await openCms(p);
+    cleanups.add(() => cms.close());
+    const server = await listen(cms, 0, '127.0.0.1');
+    cleanups.add(() => server.stop());
+    const { dataDir: _, ...info } = p;
+    return { ...info, url: server.url, close: cleanups.run };
+  } catch (err) {
+    await cleanups.run();
+    throw err;
+  }
+}
+
+/** Prepare and serve in this process (in-process runs). */
 export async function startService(
   db: DbKind,
   scenarios: Scenario[],
   settings: { rounds: number },
 ): Promise<ServiceInfo & Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cms-bench-'));
-  const cleanups = cleanupList();
-  cleanups.add(async () => rmSync(dataDir, { recursive: true, force: true }));
-  try {
-    let database: Database | undefined;
-    let source: DataSource = { kind: 'sqlite', file: join(dataDir, 'cms.db') };
-    if (db === 'postgres') {
-      const schema = `bench_${newId().toLowerCase()}`;
-      await pgAdmin(`create schema ${schema}`);
-      cleanups.add(() => pgAdmin(`drop schema if exists ${schema} cascade`));
-      source = { kind: 'postgres', url: PG_URL, schema };
-      database = connect(PG_URL, { schema });
-    }
-    const databaseUrl = source.kind === 'sqlite' ? `sqlite:${source.file}` : PG_URL;
-    const config = resolveConfig({ dataDir, databaseUrl, logLevel: 'warn', port: 0 });
-    const cms = await createCms({ config, database });
-    cleanups.add(() => cms.close());
-    const server = await listen(cms, 0, '127.0.0.1');
-    cleanups.add(() => server.stop());
-
-    const seeded = await seedService(cms);
-    const ctx: SeedContext = { cms, actor: seeded.actor, author: seeded.author, publishedIds: seeded.publishedIds };
-    const requests: BenchRequest[] = [];
-    for (const { setup, ...request } of scenarios) {
-      requests.push({ ...request, ...(setup ? await setup(ctx, settings) : undefined) });
-    }
-    return {
-      url: server.url,
-      tokens: seeded.tokens,
-      authorId: seeded.author.userId as string,
-      source,
-      requests,
-      close: cleanups.run,
-    };
-  } catch (err) {
-    await cleanups.run();
-    throw err;
-  }
+  return serveService(await prepareService(db, scenarios, settings));
 }
 
 /** The bare baseline over a copy of the service's tables (its own SQLite file, or its own PostgreSQL schema). */

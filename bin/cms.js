@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The `cms` command: runs the built CLI, or the TypeScript sources through tsx in a checkout that was not built.
 import { existsSync } from 'node:fs';
 
