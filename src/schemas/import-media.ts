@@ -27,12 +27,21 @@ export const mediaCopyBodySchema = z.strictObject({
 
 const url = z.string().min(1).max(2048);
 
+const slug = z.string().regex(/^[a-z][a-z0-9_]*$/);
+const id = z.string().min(1).max(64);
+
+/** One entry of the import result's `media.featuredImages`. */
+export const featuredImageSchema = z.strictObject({ collection: slug, entryId: id, field: slug, url });
+
 export const rewriteUrlsBodySchema = z.strictObject({
   urlMap: z.record(url, url).refine((m) => Object.keys(m).length <= 50_000, 'at most 50,000 URLs'),
-  collections: z
-    .array(z.string().regex(/^[a-z][a-z0-9_]*$/))
-    .min(1)
-    .max(500)
+  collections: z.array(slug).min(1).max(500).optional(),
+  /** Entries whose image field gets the copied file (the import's `media.featuredImages`). */
+  featuredImages: z.array(featuredImageSchema).max(100_000).optional(),
+  /** The copy's `mediaIds`: source URL → library item ID. */
+  mediaIds: z
+    .record(url, id)
+    .refine((m) => Object.keys(m).length <= 50_000, 'at most 50,000 URLs')
     .optional(),
 });
 

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { SAMPLE } from '../api/import/sample-wxr.js';
 import { cliSite } from '../helpers/cli.js';
 import { postgresAvailable } from '../helpers/db.js';
+import { serveUploads } from '../helpers/wxr.js';
 
 /** `cms import wordpress`: analyze, prepare and import on the local database, progress on stderr. */
 for (const kind of ['sqlite', 'postgres'] as const) {
@@ -32,6 +33,44 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const clash = await site.run(['import', 'wordpress', 'export.xml.gz', '--map', 'product=']);
       expect(clash.code).not.toBe(0);
       expect(clash.stderr).toContain('items failed');
+    },
+  );
+}
+
+/** `--copy-media`: the media step from the command line; featured images land in the entries. */
+for (const kind of ['sqlite', 'postgres'] as const) {
+  it.skipIf(kind === 'postgres' && !postgresAvailable)(
+    `copies media and sets featured images [local ${kind}]`,
+    { timeout: 120_000 },
+    async () => {
+      const uploads = await serveUploads();
+      try {
+        const site = await cliSite(kind);
+        writeFileSync(join(site.dir, 'theme.xml'), uploads.themeData());
+        const env = { CMS_IMPORT_ALLOW_PRIVATE_HOSTS: '1' };
+        const run = await site.run(['import', 'wordpress', 'theme.xml', '--copy-media', '--json'], { env });
+        expect(run.code, run.stderr.slice(-2000)).toBe(0);
+        const r = run.json();
+        // The stand-in host serves images only: the audio and video attachments fail, each listed.
+        expect(r.mediaCopy.failed.map((f: any) => f.url.split('.').pop()).sort()).toEqual(['mov', 'mp3']);
+        expect(r.mediaCopy.imported).toBeGreaterThan(0);
+        expect(r.mediaRewrite.featuredImages).toEqual({ set: 6, unchanged: 0, kept: 0, failed: [] });
+        for (const f of r.media.featuredImages) {
+          const row = await (site.cms.ctx.db as any)
+            .selectFrom(`ec_${f.collection}`)
+            .select('featured_image')
+            .where('id', '=', f.entryId)
+            .executeTakeFirstOrThrow();
+          const value = typeof row.featured_image === 'string' ? JSON.parse(row.featured_image) : row.featured_image;
+          expect(value).toMatchObject({ id: r.mediaCopy.mediaIds[f.url], provider: 'local' });
+        }
+        // A rerun skips the entries and, with nothing listed for them, writes nothing new.
+        const again = await site.run(['import', 'wordpress', 'theme.xml', '--skip-existing', '--copy-media'], { env });
+        expect(again.code, again.stderr.slice(-2000)).toBe(0);
+        expect(again.stdout).toContain('0 copied');
+      } finally {
+        await uploads.close();
+      }
     },
   );
 }

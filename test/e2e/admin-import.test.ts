@@ -139,8 +139,10 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
     expect(problems).toEqual([]);
   }, 180_000);
 
-  it('copies the attachments into the library and points the entry at the copy', async () => {
+  it('copies the attachments into the library, points the entries at the copies and sets featured images', async () => {
     const up = (name: string) => `${oldBase}/wp-content/uploads/${name}`;
+    const thumb = (id: string) =>
+      `<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[${id}]]></wp:meta_value></wp:postmeta>`;
     const item = (id: string, type: string, title: string, extra: string) => `<item>
   <title><![CDATA[${title}]]></title><dc:creator><![CDATA[cook]]></dc:creator>
   <content:encoded><![CDATA[${type === 'recipe' ? `<p>Slice it.</p><p><img src="${up('red.png')}" alt="Red"/></p>` : ''}]]></content:encoded>
@@ -157,7 +159,8 @@ describe.skipIf(!hasChromium)('WordPress import page (Chromium)', () => {
 <channel><title>Kitchen</title><link>${oldBase}</link><description>d</description><language>en</language>
 <wp:wxr_version>1.2</wp:wxr_version>
 <wp:author><wp:author_id>1</wp:author_id><wp:author_login>cook</wp:author_login><wp:author_display_name><![CDATA[The Cook]]></wp:author_display_name></wp:author>
-${item('1', 'recipe', 'Tomato', '')}
+${item('1', 'recipe', 'Tomato', thumb('2'))}
+${item('4', 'recipe', 'Basil', thumb('3'))}
 ${item('2', 'attachment', 'Red', `<wp:attachment_url>${up('red.png')}</wp:attachment_url>`)}
 ${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:attachment_url>`)}
 </channel></rss>`,
@@ -172,7 +175,7 @@ ${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:a
     await p.getByTestId('prepare-result').waitFor();
     await p.getByRole('button', { name: 'Import', exact: true }).click();
     await p.getByTestId('import-report').waitFor({ timeout: 60_000 });
-    expect(await p.getByTestId('import-imported').textContent()).toBe('1');
+    expect(await p.getByTestId('import-imported').textContent()).toBe('2');
     // Attachments are the media step's work, counted as skipped with that reason.
     expect(await p.getByTestId('import-skipped').textContent()).toBe('2');
     expect(await p.getByTestId('import-row-attachment').textContent()).toContain('copied by the media step');
@@ -181,7 +184,12 @@ ${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:a
     await p.getByTestId('media-result').waitFor({ timeout: 60_000 });
     const summary = await p.getByTestId('media-result').textContent();
     expect(summary).toContain('Files copied: 1, already in the library: 0, failed: 1.');
-    expect(summary).toContain('Addresses replaced: 1 in 1 entries.');
+    expect(summary).toContain('Addresses replaced: 2 in 2 entries.');
+    // Tomato's thumbnail was copied; Basil's is the missing file: listed, the entry left without one.
+    expect(summary).toContain('Featured images set: 1, already set: 0, failed: 1.');
+    const unset = p.getByRole('table', { name: 'Featured images not set' });
+    expect(await unset.textContent()).toContain('missing.png');
+    expect(await unset.textContent()).toContain('MEDIA_NOT_COPIED');
     const failed = p.getByRole('table', { name: 'Files not copied' });
     expect(await failed.textContent()).toContain('missing.png');
     expect(await failed.textContent()).toContain('HTTP_STATUS');
@@ -191,11 +199,18 @@ ${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:a
     const res = await fetch(`${site.origin}/_cms/api/content/recipe?limit=5`, {
       headers: { cookie: `cms_session=${session}` },
     });
-    const list = (await res.json()) as { data: { items: Array<{ data: { body: unknown } }> } };
-    expect(list.data.items).toHaveLength(1);
-    const body = JSON.stringify(list.data.items[0].data.body);
+    const list = (await res.json()) as {
+      data: { items: Array<{ slug: string; data: { body: unknown; featured_image?: { id: string; src: string } } }> };
+    };
+    expect(list.data.items).toHaveLength(2);
+    const tomato = list.data.items.find((e) => e.slug === 'tomato');
+    const body = JSON.stringify(tomato?.data.body);
     expect(body).not.toContain(`"src":"${up('red.png')}"`);
     expect(body).toContain(`"src":"${site.origin}/_cms/api/media/file/`);
+    expect(tomato?.data.featured_image?.src).toBe(
+      `${site.origin}/_cms/api/media/file/${tomato?.data.featured_image?.id}`,
+    );
+    expect(list.data.items.find((e) => e.slug === 'basil')?.data.featured_image ?? null).toBeNull();
     expect(problems).toEqual([]);
   }, 180_000);
 });

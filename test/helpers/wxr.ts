@@ -83,3 +83,51 @@ export async function importExport(
   const result = await postExport(cms, '/import/blogplatform/execute', token, file, { config: JSON.stringify(config) });
   return { analysis, prepared, result };
 }
+
+/** The upload host of the theme unit test data's attachments. */
+export const THEME_UPLOADS = 'https://wpthemetestdata.files.wordpress.com';
+
+/**
+ * A local stand-in for an old site's upload host: every image path answers
+ * with a distinct small PNG (so no two attachments share bytes by accident),
+ * except the paths in `missing` (404). Imports reach it with private hosts
+ * allowed (CMS_IMPORT_ALLOW_PRIVATE_HOSTS).
+ */
+export async function serveUploads() {
+  const { createHash } = await import('node:crypto');
+  const { createServer } = await import('node:http');
+  const sharp = (await import('sharp')).default;
+  const missing = new Set<string>();
+  const cache = new Map<string, Buffer>();
+  const imageFor = async (path: string) => {
+    let b = cache.get(path);
+    if (!b) {
+      const h = createHash('sha1').update(path).digest();
+      const background = { r: h[0], g: h[1], b: h[2] };
+      b = await sharp({ create: { width: 8 + (h[3] % 8), height: 6, channels: 3, background } })
+        .png()
+        .toBuffer();
+      cache.set(path, b);
+    }
+    return b;
+  };
+  const server = createServer((req, res) => {
+    const path = String(req.url).split('?')[0];
+    if (missing.has(path) || !/\.(jpe?g|png|gif)$/i.test(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    void imageFor(path).then((body) => res.writeHead(200, { 'content-type': 'image/png' }).end(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    missing,
+    /** The theme unit test data with its upload host pointing here. */
+    themeData: () =>
+      Buffer.from(wxrBytes('themeunittestdata.wordpress.xml').toString('utf8').replaceAll(THEME_UPLOADS, base)),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -121,7 +121,7 @@ export interface ExecuteResult {
   unconverted: Record<string, number>;
   media: {
     attachments: AttachmentRef[];
-    featuredImages: Array<{ collection: string; entryId: string; field: string; url: string }>;
+    featuredImages: FeaturedImage[];
   };
   durationMs: number;
 }
@@ -154,11 +154,24 @@ export interface MediaCopyResult {
   mediaIds: Record<string, string>;
 }
 
+export interface FeaturedImage {
+  collection: string;
+  entryId: string;
+  field: string;
+  url: string;
+}
+
 export interface RewriteResult {
   updatedEntries: number;
   rewrittenUrls: number;
   byCollection: Record<string, { updatedEntries: number; rewrittenUrls: number }>;
   errors: Array<{ collection: string; entryIds: string[]; code: string; message: string }>;
+  featuredImages: {
+    set: number;
+    unchanged: number;
+    kept: number;
+    failed: Array<FeaturedImage & { code: string; message: string }>;
+  };
 }
 
 /** The media route takes at most this many attachments per request (mediaCopyBodySchema). */
@@ -269,4 +282,9 @@ export async function copyMedia(
   return readNdjson<MediaProgress, MediaCopyResult>(res, onProgress);
 }
 
-export const rewriteUrls = (urlMap: Record<string, string>) => post<RewriteResult>(`${BASE}/rewrite-urls`, { urlMap });
+/** Replace old URLs in entries, and set the featured images the import listed to their copied items. */
+export const rewriteUrls = (input: {
+  urlMap: Record<string, string>;
+  featuredImages: FeaturedImage[];
+  mediaIds: Record<string, string>;
+}) => post<RewriteResult>(`${BASE}/rewrite-urls`, input);

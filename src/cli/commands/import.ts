@@ -11,6 +11,7 @@ interface ImportOptions {
   author?: string[];
   sections?: boolean;
   analyzeOnly?: boolean;
+  copyMedia?: boolean;
   json?: boolean;
 }
 
@@ -25,10 +26,40 @@ function pairs(list: string[] | undefined, what: string): Record<string, string 
   return out;
 }
 
+type Cms = Awaited<ReturnType<typeof import('../target/local.js').openCms>>;
+type ImportResult = Awaited<ReturnType<Cms['services']['import']['execute']>>;
+type Who = Parameters<Cms['services']['importMedia']['copy']>[0];
+
+/**
+ * The admin page's media step: copy the attachments (files that fail are
+ * listed, the others go on), then replace their URLs in entries and set the
+ * featured images the import listed. Rerunning reuses copied files.
+ */
+async function copyMedia(cms: Cms, who: Who, result: ImportResult, out: ReturnType<CliContext['output']>) {
+  const attachments = result.media.attachments
+    .filter((a) => a.url.length > 0 && a.url.length <= 2048)
+    .map((a) => ({ url: a.url, sourceId: a.sourceId.slice(0, 64), title: a.title, alt: a.alt }));
+  if (!attachments.length && !result.media.featuredImages.length) return null;
+  out.progress(`Copying ${attachments.length} attachments …`);
+  let done = 0;
+  const run = await cms.services.importMedia.start(who, { attachments });
+  const copy = await run(() => {
+    done++;
+    if (done % 50 === 0 || done === attachments.length) out.progress(`media: ${done}/${attachments.length} files`);
+  });
+  const rewrite = await cms.services.importMedia.rewriteUrls(who, {
+    urlMap: copy.urlMap,
+    featuredImages: result.media.featuredImages,
+    mediaIds: copy.mediaIds,
+  });
+  return { copy, rewrite };
+}
+
 /**
  * `cms import wordpress FILE`: the admin import page's stages from the
  * command line, on the local database: analyze the export, prepare the
- * schema (additive), import. Progress goes to stderr, the report to stdout.
+ * schema (additive), import, and with --copy-media the media step. Progress
+ * goes to stderr, the report to stdout.
  */
 export function importCommand(program: Command, ctx: CliContext): void {
   const group = examples(
@@ -50,6 +81,10 @@ export function importCommand(program: Command, ctx: CliContext): void {
       )
       .option('--no-sections', 'do not import reusable blocks as sections')
       .option('--analyze-only', 'print the analysis; change nothing')
+      .option(
+        '--copy-media',
+        'then copy the attachments from the old site into the media library, replace their URLs and set featured images',
+      )
       .option('--json', 'print the analysis or the import result as JSON')
       .action(async (file: string, opts: ImportOptions, cmd: Command) => {
         const globals = ctx.globals(cmd);
@@ -126,7 +161,8 @@ export function importCommand(program: Command, ctx: CliContext): void {
             const result = await cms.services.import.execute(who, open, config, {
               onProgress: (p) => out.progress(`${p.stage}: ${p.done}${p.total ? `/${p.total}` : ''} items`),
             });
-            if (opts.json) out.json(result);
+            const media = opts.copyMedia ? await copyMedia(cms, who, result, out) : null;
+            if (opts.json) out.json(media ? { ...result, mediaCopy: media.copy, mediaRewrite: media.rewrite } : result);
             else {
               out.line(
                 `Imported ${result.imported}, skipped ${result.skipped}, failed ${result.failed} of ${result.items} items`,
@@ -136,9 +172,28 @@ export function importCommand(program: Command, ctx: CliContext): void {
               }
               out.line(`  comments: ${result.comments.imported} imported, ${result.comments.skipped} skipped`);
               out.line(`  menus: ${result.menus.created} created, ${result.menus.items.imported} items`);
-              if (result.media.attachments.length) {
+              if (media) {
+                const { copy, rewrite } = media;
                 out.line(
-                  `  media: ${result.media.attachments.length} attachments to copy (admin import page, media step)`,
+                  `  media: ${copy.imported} copied, ${copy.reused} already in the library, ${copy.failed.length} failed`,
+                );
+                for (const f of copy.failed) out.note(`  media failed: ${f.url}: ${f.message} (${f.reason})`);
+                if (rewrite) {
+                  const fi = rewrite.featuredImages;
+                  out.line(`  addresses replaced: ${rewrite.rewrittenUrls} in ${rewrite.updatedEntries} entries`);
+                  out.line(
+                    `  featured images: ${fi.set} set, ${fi.unchanged + fi.kept} already set, ${fi.failed.length} failed`,
+                  );
+                  for (const f of fi.failed)
+                    out.note(
+                      `  featured image failed: ${f.collection} ${f.entryId} ${f.url}: ${f.message} (${f.code})`,
+                    );
+                  for (const e of rewrite.errors)
+                    out.note(`  not rewritten: ${e.collection} (${e.entryIds.length} entries): ${e.message}`);
+                }
+              } else if (result.media.attachments.length) {
+                out.line(
+                  `  media: ${result.media.attachments.length} attachments to copy (--copy-media, or the admin import page)`,
                 );
               }
               for (const e of result.errors)
@@ -159,6 +214,7 @@ export function importCommand(program: Command, ctx: CliContext): void {
       'cms import wordpress export.xml --analyze-only',
       'cms import wordpress export.xml.gz --skip-existing --author admin=you@example.com --json',
       'cms import wordpress export.xml --map product=products --map attachment_log=',
+      'cms import wordpress export.xml --skip-existing --copy-media',
     ],
   );
 }

@@ -245,7 +245,7 @@ export function ImportBlogPage() {
 
       {result ? (
         <Section id="import-media" title={mustPrepare ? '5. Media' : '4. Media'}>
-          <MediaStep attachments={result.media.attachments} />
+          <MediaStep attachments={result.media.attachments} featuredImages={result.media.featuredImages} />
         </Section>
       ) : null}
     </Page>

@@ -1,8 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import {
   type AttachmentRef,
   copyMedia,
+  type FeaturedImage,
   MEDIA_BATCH,
   type MediaCopyResult,
   type MediaProgress,
@@ -33,10 +35,17 @@ interface Outcome {
 
 /**
  * The last stage: copy the attachments the import listed into the media
- * library (progress per file), then point entries at the copies. Batches of
+ * library (progress per file), then point entries at the copies and set the
+ * featured images the import listed to their copied items. Batches of
  * MEDIA_BATCH keep each request within the route's limit.
  */
-export function MediaStep({ attachments }: { attachments: AttachmentRef[] }) {
+export function MediaStep({
+  attachments,
+  featuredImages,
+}: {
+  attachments: AttachmentRef[];
+  featuredImages: FeaturedImage[];
+}) {
   const list = acceptable(attachments);
   const [progress, setProgress] = useState<{ done: number; failed: number } | null>(null);
   const run = useMutation({
@@ -57,7 +66,10 @@ export function MediaStep({ attachments }: { attachments: AttachmentRef[] }) {
         Object.assign(copy.urlMap, part.urlMap);
         Object.assign(copy.mediaIds, part.mediaIds);
       }
-      const rewrite = Object.keys(copy.urlMap).length ? await rewriteUrls(copy.urlMap) : null;
+      const rewrite =
+        Object.keys(copy.urlMap).length || featuredImages.length
+          ? await rewriteUrls({ urlMap: copy.urlMap, featuredImages, mediaIds: copy.mediaIds })
+          : null;
       return { copy, rewrite };
     },
   });
@@ -93,6 +105,11 @@ export function MediaStep({ attachments }: { attachments: AttachmentRef[] }) {
               {result.rewrite
                 ? ` Addresses replaced: ${n(result.rewrite.rewrittenUrls)} in ${n(result.rewrite.updatedEntries)} entries.`
                 : ''}
+              {result.rewrite && featuredImages.length
+                ? ` Featured images set: ${n(result.rewrite.featuredImages.set)}` +
+                  `, already set: ${n(result.rewrite.featuredImages.unchanged + result.rewrite.featuredImages.kept)}` +
+                  `, failed: ${n(result.rewrite.featuredImages.failed.length)}.`
+                : ''}
             </span>
           </Notice>
           {result.copy.failed.length ? (
@@ -112,6 +129,36 @@ export function MediaStep({ attachments }: { attachments: AttachmentRef[] }) {
                       </td>
                       <td data-label="Problem">
                         {f.message} <span className="muted">({f.reason})</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          {result.rewrite?.featuredImages.failed.length ? (
+            <div className="table-wrap">
+              <table className="table" aria-label="Featured images not set">
+                <thead>
+                  <tr>
+                    <th scope="col">Entry</th>
+                    <th scope="col">Image</th>
+                    <th scope="col">Problem</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.rewrite.featuredImages.failed.map((f) => (
+                    <tr key={`${f.collection}-${f.entryId}`}>
+                      <td data-label="Entry">
+                        <Link to="/content/$collection/$id" params={{ collection: f.collection, id: f.entryId }}>
+                          {f.collection}/{f.entryId}
+                        </Link>
+                      </td>
+                      <td className="import-url" data-label="Image">
+                        {f.url}
+                      </td>
+                      <td data-label="Problem">
+                        {f.message} <span className="muted">({f.code})</span>
                       </td>
                     </tr>
                   ))}

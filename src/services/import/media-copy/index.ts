@@ -6,6 +6,7 @@ import { type RewriteInput, type RewriteResult, rewriteUrls } from './rewrite-en
 
 export type { CopyFailure, CopyProgress, CopyResult, CopyStatus } from './copy.js';
 export type { MediaCopyDeps } from './deps.js';
+export type { FeaturedFailure, FeaturedImage, FeaturedResult } from './featured-images.js';
 export type { RewriteError, RewriteInput, RewriteResult } from './rewrite-entries.js';
 export {
   type FetchRefusal,

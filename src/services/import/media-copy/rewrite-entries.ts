@@ -6,6 +6,7 @@
  * with a match are written, each batch in one transaction with the usual write
  * listeners (search index, media checks, usage), and the row's version moves on
  * so an editor holding the old `_rev` gets a conflict instead of undoing it.
+ * The same request sets the featured images the import listed (featured-images.ts).
  */
 import { type Actor, requirePermission } from '../../../auth/actor.js';
 import { isoNow } from '../../../core/clock.js';
@@ -20,6 +21,7 @@ import type { BlockTypeVersionLookup } from '../../fields/value-context.js';
 import { validateEntryData } from '../../fields/values.js';
 import type { CollectionInfo, FieldInfo } from '../../schema/model.js';
 import type { MediaCopyDeps } from './deps.js';
+import { type FeaturedImage, type FeaturedResult, setFeaturedImages } from './featured-images.js';
 import { UrlRewriter, urlKey } from './url-rewrite.js';
 
 const REWRITTEN: ReadonlySet<FieldType> = new Set(['portableText', 'text', 'string', 'image', 'file']);
@@ -28,6 +30,10 @@ export interface RewriteInput {
   urlMap: Record<string, string>;
   /** Collection slugs; omitted: every collection. */
   collections?: string[];
+  /** The import's `media.featuredImages`: entries whose image field waits for a copied file. */
+  featuredImages?: FeaturedImage[];
+  /** The copy's `mediaIds` (source URL → library item ID), for the featured images. */
+  mediaIds?: Record<string, string>;
 }
 
 export interface RewriteError {
@@ -43,6 +49,8 @@ export interface RewriteResult {
   rewrittenUrls: number;
   byCollection: Record<string, { updatedEntries: number; rewrittenUrls: number }>;
   errors: RewriteError[];
+  /** The featured images set from `featuredImages` (a URL that was not copied is a failure). */
+  featuredImages: FeaturedResult;
 }
 
 const MAX_ERRORS = 100;
@@ -212,7 +220,19 @@ export async function rewriteUrls(
   const collections = targetCollections(snap.collections, input.collections);
   const rw = new UrlRewriter(checkUrlMap(input.urlMap));
   const blockTypes = blockLookup(snap);
-  const result: RewriteResult = { updatedEntries: 0, rewrittenUrls: 0, byCollection: {}, errors: [] };
+  const result: RewriteResult = {
+    updatedEntries: 0,
+    rewrittenUrls: 0,
+    byCollection: {},
+    errors: [],
+    featuredImages: { set: 0, unchanged: 0, kept: 0, failed: [] },
+  };
+  if (input.featuredImages?.length) {
+    result.featuredImages = await setFeaturedImages(deps, actor, snap, blockTypes, {
+      featuredImages: input.featuredImages,
+      mediaIds: input.mediaIds ?? {},
+    });
+  }
   if (rw.size === 0) return result;
   const batchSize = opts.batchSize ?? 200;
   const db = deps.ctx.db;

@@ -1,30 +1,11 @@
-import type { MediaItem } from '../../../api/media';
+import { type MediaValue, mediaValue } from '../../../../../src/services/fields/media-value';
 import { MediaChooser } from '../../../components/media/MediaChooser';
 import type { InputProps } from './FieldInput';
 
-type Stored = Record<string, unknown> & { id?: string; filename?: string; src?: string; url?: string; alt?: string };
+type Stored = MediaValue;
 
-/** What the field stores for a library item: the shape the field rules accept (spec 2, image and file). */
-export function mediaValue(type: 'image' | 'file', item: MediaItem, previous: Stored | null): Stored {
-  if (type === 'file') {
-    return {
-      id: item.id,
-      provider: 'local',
-      filename: item.filename,
-      mimeType: item.mimeType,
-      url: item.url,
-      size: item.size,
-    };
-  }
-  const value: Stored = { id: item.id, provider: 'local', src: item.url, mimeType: item.mimeType };
-  if (item.width !== null) value.width = item.width;
-  if (item.height !== null) value.height = item.height;
-  // Alt text written for this use wins over the library's default.
-  const alt = previous?.alt || item.alt;
-  if (alt) value.alt = alt;
-  if (previous?.darkVariant) value.darkVariant = previous.darkVariant;
-  return value;
-}
+/** What the field stores for a library item: the one builder the server's writers use too. */
+export { mediaValue };
 
 /** The MIME types a field accepts: its allowlist, else every image for an image field. */
 export function acceptFor(
