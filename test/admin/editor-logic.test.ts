@@ -73,7 +73,9 @@ describe('media values chosen in the picker', () => {
     });
     expect(mediaValue('image', item, { id: 'old', alt: 'Mine' }).alt).toBe('Mine');
     // With the storage key (every item the API answers has one) it is kept under meta, as the spec's shape says.
-    expect(mediaValue('image', { ...(item as object), storageKey: 'abc.png' } as never, null).meta).toEqual({ storageKey: 'abc.png' });
+    expect(mediaValue('image', { ...(item as object), storageKey: 'abc.png' } as never, null).meta).toEqual({
+      storageKey: 'abc.png',
+    });
     expect(mediaValue('file', item, null)).toEqual({
       id: '01JMEDIAAAAAAAAAAAAAAAAAAA',
       provider: 'local',

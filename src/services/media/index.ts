@@ -8,12 +8,12 @@ import type { SchemaService } from '../schema/index.js';
 import { mediaDeps, requireEdit } from './deps.js';
 import { mediaFieldListener } from './field-refs.js';
 import { folderOps } from './folders.js';
-import { importBytes } from './imported.js';
+import { importStaged } from './imported.js';
 import { ingest, type UploadMeta } from './ingest.js';
 import { itemOps } from './items.js';
 import { listOps } from './list.js';
 import { serveOps } from './serve.js';
-import { discard, stageStream, tooLarge } from './staging.js';
+import { discard, type StagedFile, stageStream, tooLarge } from './staging.js';
 import { sweeperOps } from './sweeper.js';
 import { targetOps } from './targets.js';
 import { noUsageIndex, type UsageSource } from './usage.js';
@@ -86,8 +86,13 @@ export function createMediaService(
     stage,
     upload: (actor: Actor, file: Parameters<typeof ingest>[2], meta: UploadMeta) => ingest(deps, actor, file, meta),
     uploadBase64,
-    /** Bytes an import downloaded: deduplicated by their SHA-1 (`sha1:` import key), then stored like an upload. */
-    importBytes: (actor: Actor, bytes: Buffer, meta: UploadMeta) => importBytes(deps, actor, bytes, meta),
+    /** Where received files are staged (an import's downloads stream there too). */
+    stagingDir: deps.tmpDir,
+    /**
+     * A file an import downloaded (staged with its SHA-1): deduplicated by the `sha1:` import key, then
+     * stored like an upload; the staged file is consumed.
+     */
+    importStaged: (actor: Actor, file: StagedFile, meta: UploadMeta) => importStaged(deps, actor, file, meta),
     list: lists.list,
     get: lists.get,
     usage: lists.usage,

@@ -8,7 +8,7 @@ import { CmsError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 
 /** Bytes kept from the start of a file for sniffing its type. */
-const HEAD_BYTES = 64 * 1024;
+export const HEAD_BYTES = 64 * 1024;
 
 /**
  * A received file on local disk with the facts learnt while it streamed in:
@@ -25,6 +25,8 @@ export interface StagedFile {
   complete: boolean;
   /** True for a temporary copy the service may move or delete; false for a stored object read in place. */
   owned: boolean;
+  /** `sha1:<hex>`, when asked for (an import's lookup key, spec 2 "Blog-platform import behavior"). */
+  sha1?: string;
 }
 
 export const tooLarge = (limit: number) =>
@@ -36,11 +38,16 @@ export const tooLarge = (limit: number) =>
 class Meter extends Transform {
   size = 0;
   private readonly hash = createHash('sha256');
+  private readonly sha1: ReturnType<typeof createHash> | null;
   private readonly headParts: Buffer[] = [];
   private headSize = 0;
 
-  constructor(private readonly limit: number) {
+  constructor(
+    private readonly limit: number,
+    withSha1 = false,
+  ) {
     super();
+    this.sha1 = withSha1 ? createHash('sha1') : null;
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
@@ -50,6 +57,7 @@ class Meter extends Transform {
       return;
     }
     this.hash.update(chunk);
+    this.sha1?.update(chunk);
     if (this.headSize < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.headSize);
       this.headParts.push(Buffer.from(part));
@@ -59,7 +67,12 @@ class Meter extends Transform {
   }
 
   facts() {
-    return { size: this.size, hash: `sha256:${this.hash.digest('hex')}`, head: Buffer.concat(this.headParts) };
+    return {
+      size: this.size,
+      hash: `sha256:${this.hash.digest('hex')}`,
+      head: Buffer.concat(this.headParts),
+      ...(this.sha1 ? { sha1: `sha1:${this.sha1.digest('hex')}` } : {}),
+    };
   }
 }
 
@@ -75,19 +88,29 @@ function interrupted(err: unknown): boolean {
   );
 }
 
-/** Stream `source` into a new file under `dir`, at most `limit` bytes; nothing is left behind on failure. */
-export async function stageStream(source: Readable, dir: string, limit: number): Promise<StagedFile> {
+/**
+ * Stream `source` into a new file under `dir`, at most `limit` bytes (the
+ * source is destroyed, not read to its end, once it passes the limit; the
+ * error is `PAYLOAD_TOO_LARGE`); nothing is left behind on failure. `sha1`:
+ * also compute the SHA-1 (the import key). Extra stages (`through`) sit
+ * between the source and the meter, e.g. a type check on the first bytes.
+ */
+export async function stageStream(
+  source: Readable,
+  dir: string,
+  limit: number,
+  options: { sha1?: boolean; through?: Transform[] } = {},
+): Promise<StagedFile> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${newId()}.upload`);
-  const meter = new Meter(limit);
+  const meter = new Meter(limit, options.sha1);
   try {
-    await pipeline(source, meter, createWriteStream(path));
+    await pipeline([source, ...(options.through ?? []), meter, createWriteStream(path)]);
   } catch (err) {
     await rm(path, { force: true });
     throw interrupted(err) ? new CmsError('NO_FILE', 'The upload was interrupted before the file was complete') : err;
   }
-  const { size, hash, head } = meter.facts();
-  return { path, size, hash, head, complete: size <= HEAD_BYTES, owned: true };
+  return { path, ...meter.facts(), complete: meter.size <= HEAD_BYTES, owned: true };
 }
 
 /** The same facts for a file that is already on this machine (a stored object), read in place. */
@@ -102,8 +125,7 @@ export async function measureFile(path: string, limit: number): Promise<StagedFi
       },
     }),
   );
-  const { size, hash, head } = meter.facts();
-  return { path, size, hash, head, complete: size <= HEAD_BYTES, owned: false };
+  return { path, ...meter.facts(), complete: meter.size <= HEAD_BYTES, owned: false };
 }
 
 /** Drop a staged copy (never a file read in place). */

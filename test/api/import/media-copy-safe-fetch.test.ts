@@ -1,15 +1,32 @@
-/** safeFetch refuses private networks, bad redirects, oversize and slow downloads, and wrong file types. */
+/**
+ * safeFetch refuses private networks, bad redirects, oversize and slow downloads, and wrong file
+ * types; the body streams to a staged file that no failure leaves behind.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/core/config.js';
-import { FetchRefused, type SafeFetchOptions, safeFetch } from '../../../src/services/import/media-copy/safe-fetch.js';
+import {
+  FetchRefused,
+  type SafeDownloadOptions,
+  safeFetch,
+  safeFetchBytes,
+} from '../../../src/services/import/media-copy/safe-fetch.js';
+import { discard } from '../../../src/services/media/staging.js';
 
 let server: Server;
 let base = '';
 let png: Buffer;
 const hosts: string[] = [];
+const tmpDir = mkdtempSync(join(tmpdir(), 'cms-safe-fetch-'));
+/** The endless body: bytes the server managed to send before the client hung up, and when it did. */
+const endless = { sent: 0, closed: null as Promise<void> | null };
+const ENDLESS_TOTAL = 256 * 1024 * 1024;
 
 beforeAll(async () => {
   png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#f00' } })
@@ -50,6 +67,25 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.write(png.subarray(0, 8)); // then nothing more
         return;
+      case '/endless': {
+        // 256 MiB without a declared length, written only as fast as the client reads.
+        res.writeHead(200, { 'content-type': 'image/png' });
+        const chunk = Buffer.concat([png, Buffer.alloc(64 * 1024 - png.length)]);
+        endless.sent = 0;
+        endless.closed = new Promise<void>((done) => res.once('close', () => done()));
+        const pump = () => {
+          while (endless.sent < ENDLESS_TOTAL && !res.destroyed) {
+            endless.sent += chunk.length;
+            if (!res.write(chunk)) {
+              res.once('drain', pump);
+              return;
+            }
+          }
+          if (!res.destroyed) res.end();
+        };
+        pump();
+        return;
+      }
       case '/page':
         res.writeHead(200, { 'content-type': 'image/png' }).end('<!doctype html><html><body>hi</body></html>');
         return;
@@ -64,13 +100,20 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+  rmSync(tmpDir, { recursive: true, force: true });
 });
 
-const opts = (o: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({
+// Every case ends with nothing staged: a success's file is dropped by the case, a failure leaves none.
+afterEach(() => {
+  expect(readdirSync(tmpDir)).toEqual([]);
+});
+
+const opts = (o: Partial<SafeDownloadOptions> = {}): SafeDownloadOptions => ({
   allowPrivate: true,
   maxBytes: 100_000,
   timeoutMs: 2_000,
   allowedTypes: ['image/*'],
+  tmpDir,
   ...o,
 });
 
@@ -88,7 +131,12 @@ describe('safeFetch', () => {
     const r = await safeFetch(`${base}/to-img`, opts());
     expect(r.url).toBe(`${base}/img.png`);
     expect(r.mime).toBe('image/png');
-    expect(r.bytes.equals(png)).toBe(true);
+    // The bytes are on disk, with their hashes computed on the way in.
+    expect(readFileSync(r.file.path).equals(png)).toBe(true);
+    expect(r.file.size).toBe(png.length);
+    expect(r.file.sha1).toBe(`sha1:${createHash('sha1').update(png).digest('hex')}`);
+    expect(r.file.hash).toBe(`sha256:${createHash('sha256').update(png).digest('hex')}`);
+    await discard(r.file);
   });
 
   it('refuses loopback, private, mapped and link-local addresses when private hosts are not allowed', async () => {
@@ -135,6 +183,7 @@ describe('safeFetch', () => {
     // rebind.test exists in no DNS: the download works only through the vetted address.
     const r = await safeFetch(`http://rebind.test:${port}/img.png`, opts({ resolve }));
     expect(r.mime).toBe('image/png');
+    await discard(r.file);
     expect(calls).toBe(1);
     expect(hosts).toContain(`rebind.test:${port}`);
   });
@@ -154,6 +203,30 @@ describe('safeFetch', () => {
   it('refuses files over the size limit, declared or streamed', async () => {
     expect(await refusal(safeFetch(`${base}/declared-big`, opts()))).toBe('TOO_LARGE');
     expect(await refusal(safeFetch(`${base}/streamed-big`, opts()))).toBe('TOO_LARGE');
+  });
+
+  it('refuses an endless body once it passes the limit, without reading it to its end', async () => {
+    const t0 = Date.now();
+    expect(await refusal(safeFetch(`${base}/endless`, opts({ maxBytes: 1_000_000 })))).toBe('TOO_LARGE');
+    // The connection was dropped: the server stopped writing far short of the 256 MiB it had.
+    await endless.closed;
+    expect(endless.sent).toBeLessThan(32 * 1024 * 1024);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('stops a download in flight when aborted, and leaves no partial file', async () => {
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 150);
+    expect(await refusal(safeFetch(`${base}/slow`, opts({ timeoutMs: 5_000, signal: stop.signal })))).toBe('ABORTED');
+    const gone = new AbortController();
+    gone.abort();
+    expect(await refusal(safeFetch(`${base}/img.png`, opts({ signal: gone.signal })))).toBe('ABORTED');
+  });
+
+  it('reads a small document into memory within its limit (exporter JSON)', async () => {
+    const r = await safeFetchBytes(`${base}/img.png`, opts());
+    expect(r.bytes.equals(png)).toBe(true);
+    expect(await refusal(safeFetchBytes(`${base}/streamed-big`, opts()))).toBe('TOO_LARGE');
   });
 
   it('gives up on a slow server at the deadline', async () => {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Actor } from '../../../src/auth/actor.js';
 import { ROLES } from '../../../src/auth/roles.js';
 import { call } from '../../helpers/cms.js';
 import { describeEachDialect } from '../../helpers/db.js';
@@ -29,6 +30,13 @@ beforeAll(async () => {
   };
   server = createServer((req, res) => {
     hits.push(String(req.url));
+    if (req.url === '/wp-content/uploads/slow.png') {
+      // The first bytes, then nothing: the download is in flight until it is stopped.
+      res
+        .writeHead(200, { 'content-type': 'image/png' })
+        .write(files['/wp-content/uploads/red.png'].body.subarray(0, 100));
+      return;
+    }
     const f = files[String(req.url)];
     if (!f) {
       res.writeHead(404).end();
@@ -129,6 +137,24 @@ describeEachDialect('WordPress media copy', (dialect) => {
     expect(second.body.data.failed.map((f: any) => f.url)).toEqual([u('missing.png')]);
     expect(await mediaRows(cms)).toHaveLength(2);
     expect(await cms.storedKeys()).toHaveLength(keys);
+  });
+
+  it('stops downloads in flight when the client goes away, leaving no staged file', async () => {
+    const cms = await site(dialect);
+    const run = await cms.services.importMedia.start(
+      (await cms.services.tokens.authenticate(cms.adminToken)) as Actor,
+      {
+        attachments: [{ url: u('slow.png') }, { url: u('red.png') }],
+      },
+    );
+    const gone = new AbortController();
+    const t0 = Date.now();
+    const pending = run(undefined, gone.signal);
+    setTimeout(() => gone.abort(), 300);
+    const r = await pending;
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.failed).toEqual([expect.objectContaining({ url: u('slow.png'), reason: 'ABORTED' })]);
+    expect(stagedLeftovers(cms)).toEqual([]);
   });
 
   it('a replaced file no longer answers for the bytes it was imported from', async () => {

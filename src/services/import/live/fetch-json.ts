@@ -1,6 +1,6 @@
 import { CmsError } from '../../../core/errors.js';
 import type { ServiceContext } from '../../context.js';
-import { FetchRefused, safeFetch } from '../media-copy/safe-fetch.js';
+import { FetchRefused, safeFetchBytes } from '../media-copy/safe-fetch.js';
 
 /** Largest JSON answer read from a source site (one page of the exporter API). */
 const MAX_JSON_BYTES = 32 * 1024 * 1024;
@@ -18,7 +18,7 @@ export async function fetchJson(
 ): Promise<unknown> {
   let bytes: Buffer;
   try {
-    const res = await safeFetch(url, {
+    const res = await safeFetchBytes(url, {
       allowPrivate: ctx.config.importAllowPrivateHosts,
       maxBytes: MAX_JSON_BYTES,
       timeoutMs,

@@ -2,8 +2,8 @@
  * The media copy: each attachment of the export is downloaded from the old
  * site (safeFetch: public addresses only, size and time limits, a type the
  * library accepts) and handed to the media library, which deduplicates it by
- * the SHA-1 of its bytes (`sha1:` import key) and otherwise stores it like an
- * upload. Rerunning is safe: the same bytes land on the same item, and the
+ * the SHA-1 of its bytes (`sha1:` import key, computed while the body streams
+ * to a staged file) and otherwise stores it like an upload. Rerunning is safe: the same bytes land on the same item, and the
  * URL map comes out complete either way. A file that cannot be copied is
  * listed with its reason; the others go on.
  */
@@ -68,9 +68,11 @@ async function copyOne(
   actor: Actor,
   a: Attachment,
   folderId: string | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<Pick<CopyProgress, 'status' | 'mediaId' | 'newUrl' | 'reason' | 'message'>> {
   const { config } = deps.ctx;
   try {
+    // The body streams to a staged file (hashed on the way); the media service consumes that file.
     const got = await safeFetch(a.url, {
       allowPrivate: config.importAllowPrivateHosts,
       maxBytes: config.maxUploadSize,
@@ -78,8 +80,10 @@ async function copyOne(
       maxRedirects: deps.fetch?.maxRedirects,
       resolve: deps.fetch?.resolve,
       allowedTypes: config.mediaAllowedTypes,
+      tmpDir: deps.media.stagingDir,
+      signal,
     });
-    const { item, deduplicated } = await deps.media.importBytes(actor, got.bytes, {
+    const { item, deduplicated } = await deps.media.importStaged(actor, got.file, {
       filename: a.filename ?? nameFromUrl(got.url) ?? nameFromUrl(a.url),
       claimedType: got.claimedType,
       alt: a.alt,
@@ -106,7 +110,8 @@ export async function checkCopy(deps: MediaCopyDeps, actor: Actor, input: { fold
 /**
  * Copy the attachments (after checkCopy); `onProgress` hears about each one as
  * it finishes (completion order, with its index). Once `signal` is aborted (the
- * client went away) no further download starts.
+ * client went away) no further download starts and those in flight stop (their
+ * partial files are removed).
  */
 export async function runCopy(
   deps: MediaCopyDeps,
@@ -127,7 +132,7 @@ export async function runCopy(
       let pending = byUrl.get(a.url);
       const first = !pending;
       if (!pending) {
-        pending = copyOne(deps, actor, a, input.folderId);
+        pending = copyOne(deps, actor, a, input.folderId, signal);
         byUrl.set(a.url, pending);
       }
       const out = await pending;

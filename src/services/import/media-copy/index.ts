@@ -11,9 +11,11 @@ export type { RewriteError, RewriteInput, RewriteResult } from './rewrite-entrie
 export {
   type FetchRefusal,
   FetchRefused,
+  type SafeDownloadOptions,
   type SafeFetchOptions,
   type SafeFetchResult,
   safeFetch,
+  safeFetchBytes,
 } from './safe-fetch.js';
 
 /**

@@ -4,15 +4,19 @@
  * Every hop is checked: http(s) only, no credentials in the URL, the host name resolved once
  * and every address it has must be public; the connection then goes to that vetted address
  * (a custom `lookup`), so a second DNS answer cannot point elsewhere (no rebinding). Redirects
- * are followed by hand, each hop checked again. The body streams with a byte limit, the whole
- * exchange has a deadline, and the bytes' sniffed type must be one the media library accepts.
+ * are followed by hand, each hop checked again. The body streams to a temporary file (never held
+ * in memory whole) with a byte limit, its SHA-1 and SHA-256 computed on the way; the type is
+ * sniffed from the first bytes and must be one the media library accepts, before the rest is read.
+ * The whole exchange has a deadline and can be aborted; a failure on any path leaves no file.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { Transform, type TransformCallback } from 'node:stream';
 import { CmsError } from '../../../core/errors.js';
 import { mimeAllowed, sniffMime } from '../../media/mime.js';
+import { HEAD_BYTES, type StagedFile, stageStream } from '../../media/staging.js';
 import { forbiddenRange } from './address.js';
 
 export type FetchRefusal =
@@ -24,6 +28,7 @@ export type FetchRefusal =
   | 'TOO_LARGE'
   | 'TIMEOUT'
   | 'TYPE_NOT_ALLOWED'
+  | 'ABORTED'
   | 'NETWORK';
 
 /** A refused or failed fetch; `reason` is stable for callers and reports. */
@@ -49,12 +54,18 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   /** Host name resolution (tests inject answers); defaults to the system resolver, all addresses. */
   resolve?: (host: string) => Promise<Array<{ address: string; family: number }>>;
+  /** Stops the exchange where it is (the client went away); a partial file is removed. */
+  signal?: AbortSignal;
 }
+
+/** A file download: the body is staged under `tmpDir` (the media library's staging directory). */
+export type SafeDownloadOptions = SafeFetchOptions & { tmpDir: string };
 
 export interface SafeFetchResult {
   /** The address the bytes finally came from (after redirects). */
   url: string;
-  bytes: Buffer;
+  /** The body on local disk with its size, SHA-256, SHA-1 and first bytes; the caller owns (and drops) it. */
+  file: StagedFile;
   /** The type sniffed from the bytes (the server's claim only breaks ties among text types). */
   mime: string;
   /** The server's Content-Type, without parameters. */
@@ -63,11 +74,12 @@ export interface SafeFetchResult {
 
 const DEFAULT_RESOLVE = (host: string) => dnsLookup(host, { all: true, verbatim: true });
 
-export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise<SafeFetchResult> {
-  const deadline = Date.now() + opts.timeoutMs;
+/** The final 200 response after vetted redirects, its body not read yet. */
+async function open(rawUrl: string, opts: SafeFetchOptions, deadline: number) {
   const maxRedirects = opts.maxRedirects ?? 5;
   let url = rawUrl;
   for (let hop = 0; ; hop++) {
+    if (opts.signal?.aborted) throw aborted(url);
     const target = parseTarget(url);
     const address = await vet(target, opts);
     const res = await request(target, address, opts, deadline);
@@ -83,17 +95,157 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
       res.destroy();
       throw new FetchRefused('HTTP_STATUS', `The server answered ${status}`, url);
     }
-    const bytes = await readBody(res, opts.maxBytes, deadline, url);
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > opts.maxBytes) {
+      res.destroy();
+      throw tooLargeFor(url, opts.maxBytes);
+    }
     const claimedType = String(res.headers['content-type'] ?? '')
       .split(';')[0]
       .trim()
       .toLowerCase();
-    const mime = await sniffMime(bytes.subarray(0, 64 * 1024), bytes.length <= 64 * 1024, claimedType);
-    if (opts.allowedTypes && !mimeAllowed(mime, opts.allowedTypes)) {
-      throw new FetchRefused('TYPE_NOT_ALLOWED', `Files of type ${mime} are not accepted by the media library`, url);
-    }
-    return { url, bytes, mime, claimedType };
+    return { url, res, claimedType };
   }
+}
+
+/** Download a file to a staged temporary file (media copy). */
+export async function safeFetch(rawUrl: string, opts: SafeDownloadOptions): Promise<SafeFetchResult> {
+  const deadline = Date.now() + opts.timeoutMs;
+  const { url, res, claimedType } = await open(rawUrl, opts, deadline);
+  const { file, mime } = await stageBody(res, opts, deadline, url, claimedType);
+  return { url, file, mime, claimedType };
+}
+
+/**
+ * A small document in memory (the exporter API's JSON pages, which are parsed whole anyway),
+ * within `maxBytes`.
+ */
+export async function safeFetchBytes(rawUrl: string, opts: SafeFetchOptions): Promise<{ url: string; bytes: Buffer }> {
+  const deadline = Date.now() + opts.timeoutMs;
+  const { url, res } = await open(rawUrl, opts, deadline);
+  const parts: Buffer[] = [];
+  let size = 0;
+  await guarded(res, opts, deadline, url, async () => {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > opts.maxBytes) throw tooLargeFor(url, opts.maxBytes);
+      parts.push(chunk);
+    }
+  });
+  return { url, bytes: Buffer.concat(parts) };
+}
+
+const aborted = (url: string) => new FetchRefused('ABORTED', 'The download was stopped', url);
+const tooLargeFor = (url: string, max: number) =>
+  new FetchRefused('TOO_LARGE', `The file is larger than ${max} bytes`, url);
+
+/**
+ * Holds back the first bytes until their type is known (at most HEAD_BYTES in memory), refuses a
+ * type the library does not accept before the rest is read, then lets everything through.
+ */
+class TypeGate extends Transform {
+  mime = '';
+  private held: Buffer[] = [];
+  private heldSize = 0;
+  private open = false;
+
+  constructor(
+    private readonly claimedType: string,
+    private readonly allowed: readonly string[] | undefined,
+    private readonly url: string,
+  ) {
+    super();
+  }
+
+  private async decide(complete: boolean): Promise<void> {
+    const head = Buffer.concat(this.held);
+    this.mime = await sniffMime(head.subarray(0, HEAD_BYTES), complete, this.claimedType);
+    if (this.allowed && !mimeAllowed(this.mime, this.allowed)) {
+      throw new FetchRefused(
+        'TYPE_NOT_ALLOWED',
+        `Files of type ${this.mime} are not accepted by the media library`,
+        this.url,
+      );
+    }
+    this.open = true;
+    this.held = [];
+    this.push(head);
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.open) {
+      done(null, chunk);
+      return;
+    }
+    this.held.push(chunk);
+    this.heldSize += chunk.length;
+    if (this.heldSize < HEAD_BYTES) {
+      done();
+      return;
+    }
+    this.decide(false).then(() => done(), done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.open) done();
+    else this.decide(true).then(() => done(), done);
+  }
+}
+
+/**
+ * Read the body with `read` under the deadline and the abort signal; whatever stops it becomes
+ * the right refusal (the response is destroyed, so nothing more is read).
+ */
+async function guarded<T>(
+  res: IncomingMessage,
+  opts: SafeFetchOptions,
+  deadline: number,
+  url: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  let stop: FetchRefused | null = null;
+  const halt = (why: FetchRefused) => {
+    stop ??= why;
+    res.destroy(why);
+  };
+  const timer = setTimeout(
+    () => halt(new FetchRefused('TIMEOUT', 'The download took too long', url)),
+    Math.max(0, deadline - Date.now()),
+  );
+  const onAbort = () => halt(aborted(url));
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // A connection cut short is an error of the response, not a short file.
+  const onCut = () => halt(new FetchRefused('NETWORK', 'The server closed the connection early', url));
+  res.once('aborted', onCut);
+  try {
+    return await read();
+  } catch (err) {
+    res.destroy();
+    // The reader's own refusal first: dropping the connection on it can look like a cut connection.
+    if (err instanceof CmsError && err.code === 'PAYLOAD_TOO_LARGE') throw tooLargeFor(url, opts.maxBytes);
+    if (err instanceof FetchRefused) throw err;
+    if (stop) throw stop;
+    throw new FetchRefused('NETWORK', `Download failed: ${(err as Error).message}`, url);
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+    res.off('aborted', onCut);
+  }
+}
+
+/** The body into a staged file (SHA-1 and SHA-256 on the way), its type checked on the first bytes. */
+function stageBody(
+  res: IncomingMessage,
+  opts: SafeDownloadOptions,
+  deadline: number,
+  url: string,
+  claimedType: string,
+): Promise<{ file: StagedFile; mime: string }> {
+  const gate = new TypeGate(claimedType, opts.allowedTypes, url);
+  return guarded(res, opts, deadline, url, async () => {
+    const file = await stageStream(res, opts.tmpDir, opts.maxBytes, { sha1: true, through: [gate] });
+    return { file, mime: gate.mime };
+  });
 }
 
 function parseTarget(url: string): URL {
@@ -172,47 +324,5 @@ function request(u: URL, to: { address: string; family: number }, opts: SafeFetc
       );
     });
     req.end();
-  });
-}
-
-function readBody(res: IncomingMessage, maxBytes: number, deadline: number, url: string): Promise<Buffer> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    res.destroy();
-    return Promise.reject(new FetchRefused('TOO_LARGE', `The file is larger than ${maxBytes} bytes`, url));
-  }
-  return new Promise<Buffer>((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const fail = (e: FetchRefused) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      res.destroy();
-      reject(e);
-    };
-    const timer = setTimeout(
-      () => fail(new FetchRefused('TIMEOUT', 'The download took too long', url)),
-      Math.max(0, deadline - Date.now()),
-    );
-    res.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        fail(new FetchRefused('TOO_LARGE', `The file is larger than ${maxBytes} bytes`, url));
-        return;
-      }
-      parts.push(chunk);
-    });
-    res.on('end', () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(Buffer.concat(parts));
-    });
-    res.on('error', (err) =>
-      fail(err instanceof FetchRefused ? err : new FetchRefused('NETWORK', `Download failed: ${err.message}`, url)),
-    );
-    res.on('aborted', () => fail(new FetchRefused('NETWORK', 'The server closed the connection early', url)));
   });
 }
