@@ -3,8 +3,9 @@
  * temporary SQLite database: an Admin uploads a small export, analyzes it,
  * prepares the schema (the posts collection is new), imports with progress and
  * reads the report; the entries exist afterwards. A second export's
- * attachments are copied from a local stand-in of the old site (one missing)
- * and the entry is pointed at the copy. Screenshots at desktop and
+ * attachments are copied from a local stand-in of the old site (one missing),
+ * the entries are pointed at the copies and the featured image that was
+ * copied is set (the other is listed as not set). Screenshots at desktop and
  * mobile widths land in test/e2e/screenshots/import/.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
