@@ -80,7 +80,8 @@ export function MediaStep({
     <>
       <p>
         {n(list.length)} attachments are listed. Copying downloads each file from the old site into the media library
-        (identical files are stored once), then replaces the old addresses in the imported entries.
+        (identical files are stored once), then replaces the old addresses in the imported entries and sets their
+        featured images.
       </p>
       {!result ? (
         <Button variant="primary" busy={run.isPending} busyLabel="Copying…" onClick={() => run.mutate()}>
