@@ -15,8 +15,8 @@
 
 import { deepStrictEqual } from 'node:assert';
 import { type ChildProcess, fork } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type LoadResult, type LoadSettings, load, probe, Variation } from './load.js';
