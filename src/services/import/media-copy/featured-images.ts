@@ -18,13 +18,14 @@ import { isoNow } from '../../../core/clock.js';
 import { isCmsError } from '../../../core/errors.js';
 import type { Kdb } from '../../../db/connect.js';
 import type { EntryRow } from '../../content/model.js';
-import { decodeData, dyn, encodeData } from '../../content/rows.js';
+import { decodeData, dyn } from '../../content/rows.js';
 import { type LibraryItem, mediaValue } from '../../fields/media-value.js';
 import type { BlockTypeVersionLookup } from '../../fields/value-context.js';
 import { validateEntryData } from '../../fields/values.js';
 import type { CollectionInfo, FieldInfo, SchemaSnapshot } from '../../schema/model.js';
 import type { MediaCopyDeps } from './deps.js';
 import { urlKey } from './url-rewrite.js';
+import { writeEntryRow } from './write-row.js';
 
 export interface FeaturedImage {
   collection: string;
@@ -170,21 +171,7 @@ async function setOne(
       .where('id', '=', revId)
       .execute();
   }
-  const now = isoNow(ctx.clock);
-  await dyn(trx)
-    .updateTable(c.table)
-    .set({ ...encodeData(ctx.dialect, c, change), updated_at: now, version: row.version + 1 })
-    .where('id', '=', row.id)
-    .execute();
-  await deps.content.hooks.runAfterWrite(trx, {
-    kind: 'update',
-    collection: c,
-    ids: [row.id],
-    group: row.translation_group,
-    actor,
-    now,
-    previous: { [row.id]: before },
-  });
+  await writeEntryRow(deps, trx, c, row, change, actor, isoNow(ctx.clock), before);
   return 'set';
 }
 

@@ -14,7 +14,7 @@ import { isCmsError, issuesError, type ValidationIssue } from '../../../core/err
 import type { Kdb } from '../../../db/connect.js';
 import { blockLookup } from '../../content/deps.js';
 import type { EntryRow } from '../../content/model.js';
-import { decodeData, dyn, encodeData } from '../../content/rows.js';
+import { decodeData, dyn } from '../../content/rows.js';
 import type { FieldType } from '../../fields/types.js';
 import { checkUrl } from '../../fields/url.js';
 import type { BlockTypeVersionLookup } from '../../fields/value-context.js';
@@ -23,6 +23,7 @@ import type { CollectionInfo, FieldInfo } from '../../schema/model.js';
 import type { MediaCopyDeps } from './deps.js';
 import { type FeaturedImage, type FeaturedResult, setFeaturedImages } from './featured-images.js';
 import { UrlRewriter, urlKey } from './url-rewrite.js';
+import { writeEntryRow } from './write-row.js';
 
 const REWRITTEN: ReadonlySet<FieldType> = new Set(['portableText', 'text', 'string', 'image', 'file']);
 
@@ -190,19 +191,7 @@ async function rewriteBatch(
         count += draftOnly(rev.r.counts, rev.data, values);
       }
     }
-    await dyn(trx)
-      .updateTable(c.table)
-      .set({ ...encodeData(ctx.dialect, c, live.valid), updated_at: now, version: row.version + 1 })
-      .where('id', '=', row.id)
-      .execute();
-    await deps.content.hooks.runAfterWrite(trx, {
-      kind: 'update',
-      collection: c,
-      ids: [row.id],
-      group: row.translation_group,
-      actor,
-      now,
-    });
+    await writeEntryRow(deps, trx, c, row, live.valid, actor, now);
     out.updated++;
     out.urls += count;
   }
