@@ -21,7 +21,7 @@
  *     index, then the same with search disabled on the same table.
  * Not part of `npm test`. See bench/README.md.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +41,12 @@ const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 300);
 const WRITES = Number(process.env.BENCH_SEARCH_WRITES ?? 200);
 const DBS = (process.env.BENCH_DB ?? 'sqlite,postgres').split(',').map((s) => s.trim()) as Array<'sqlite' | 'postgres'>;
 const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/**
+ * Keep the loaded and indexed database between runs (a fixed SQLite file under the temporary
+ * directory, a fixed PostgreSQL schema) and reuse it when it is there: build, rebuild and write
+ * measurements are skipped then (the write measurement turns search off), so only queries run.
+ */
+const REUSE = process.env.BENCH_SEARCH_REUSE === '1';
 const VOCABULARY = 20_000;
 const RESULTS = fileURLToPath(new URL('./results/search-latest.json', import.meta.url));
 
@@ -74,13 +80,18 @@ async function pgAdmin(statement: string) {
 }
 
 async function open(db: 'sqlite' | 'postgres') {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cms-bench-search-'));
+  const kept = join(tmpdir(), `cms-bench-search-kept-${db}-${ENTRIES}`);
+  const reused = REUSE && existsSync(join(kept, 'ready.json'));
+  // A kept directory without its marker is from a run that stopped before the index was ready.
+  if (REUSE && !reused) rmSync(kept, { recursive: true, force: true });
+  if (REUSE) mkdirSync(kept, { recursive: true });
+  const dataDir = REUSE ? kept : mkdtempSync(join(tmpdir(), 'cms-bench-search-'));
   let database: Database | undefined;
   let databaseUrl = `sqlite:${join(dataDir, 'cms.db')}`;
   let schema: string | undefined;
   if (db === 'postgres') {
-    schema = `bench_${newId().toLowerCase()}`;
-    await pgAdmin(`create schema ${schema}`);
+    schema = REUSE ? `bench_kept_${ENTRIES}` : `bench_${newId().toLowerCase()}`;
+    if (!reused) await pgAdmin(`drop schema if exists ${schema} cascade; create schema ${schema}`);
     databaseUrl = PG_URL;
     // Named after the schema, so the CPU clock finds this run's server processes.
     database = connect(`${PG_URL}${PG_URL.includes('?') ? '&' : '?'}application_name=${schema}`, { schema });
@@ -90,8 +101,11 @@ async function open(db: 'sqlite' | 'postgres') {
   return {
     cms,
     schema,
+    dataDir,
+    reused,
     async close() {
       await cms.close();
+      if (REUSE) return;
       if (schema) await pgAdmin(`drop schema if exists ${schema} cascade`);
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -99,7 +113,12 @@ async function open(db: 'sqlite' | 'postgres') {
 }
 
 /** Entries written straight into the entry table (the service would take minutes for 100,000). */
-async function load(cms: Cms, text: Corpus, count: number): Promise<{ titles: string[]; bodies: string[] }> {
+async function load(
+  cms: Cms,
+  text: Corpus,
+  count: number,
+  write = true,
+): Promise<{ titles: string[]; bodies: string[] }> {
   const titles: string[] = [];
   const bodies: string[] = [];
   const start = Date.parse('2025-01-01T00:00:00.000Z');
@@ -128,7 +147,8 @@ async function load(cms: Cms, text: Corpus, count: number): Promise<{ titles: st
         body,
       });
     }
-    await (cms.database.db as any).insertInto('ec_bench').values(rows).execute();
+    // A reused database: the same texts drawn again (the query sets depend on the generator's state).
+    if (write) await (cms.database.db as any).insertInto('ec_bench').values(rows).execute();
   }
   return { titles, bodies };
 }
@@ -241,36 +261,57 @@ async function benchOne(db: 'sqlite' | 'postgres') {
   const cpu = cpuClock(cms, target.schema);
   try {
     const text = corpus(VOCABULARY);
-    const { user } = await cms.services.users.create(null, { email: 'bench@example.test', name: 'Bench' });
-    const admin: Actor = { ...systemActor, kind: 'user', userId: user.id, name: 'Bench', via: 'token' };
-    const reader = await cms.services.users.create(null, { email: 'reader@example.test', role: ROLES.SUBSCRIBER });
-    const { token } = await cms.services.tokens.create(null, { userId: reader.user.id, name: 'reader' });
-    await cms.services.schema.collections.create(admin, {
-      slug: 'bench',
-      label: 'Bench',
-      fields: [
-        { slug: 'title', label: 'Title', type: 'string', searchable: true },
-        { slug: 'body', label: 'Body', type: 'text', searchable: true },
-      ],
-    });
+    let token: string;
+    let admin: Actor;
+    let loadMs = 0;
+    let buildMs = 0;
+    let rebuildMs = 0;
+    let titles: string[];
+    let bodies: string[];
+    const readyFile = join(target.dataDir, 'ready.json');
+    if (target.reused) {
+      const kept = JSON.parse(readFileSync(readyFile, 'utf8')) as { token: string; userId: string };
+      token = kept.token;
+      admin = { ...systemActor, kind: 'user', userId: kept.userId, name: 'Bench', via: 'token' };
+      ({ titles, bodies } = await load(cms, text, ENTRIES, false));
+      log('reusing the kept database');
+    } else {
+      const { user } = await cms.services.users.create(null, { email: 'bench@example.test', name: 'Bench' });
+      admin = { ...systemActor, kind: 'user', userId: user.id, name: 'Bench', via: 'token' };
+      const reader = await cms.services.users.create(null, { email: 'reader@example.test', role: ROLES.SUBSCRIBER });
+      ({ token } = await cms.services.tokens.create(null, { userId: reader.user.id, name: 'reader' }));
+      await cms.services.schema.collections.create(admin, {
+        slug: 'bench',
+        label: 'Bench',
+        fields: [
+          { slug: 'title', label: 'Title', type: 'string', searchable: true },
+          { slug: 'body', label: 'Body', type: 'text', searchable: true },
+        ],
+      });
+    }
     const c = (await cms.services.schema.snapshot()).collections.get('bench')!;
 
-    let t = performance.now();
-    const { titles, bodies } = await load(cms, text, ENTRIES);
-    const loadMs = performance.now() - t;
-    log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
+    if (!target.reused) {
+      let t = performance.now();
+      ({ titles, bodies } = await load(cms, text, ENTRIES));
+      loadMs = performance.now() - t;
+      log(`loaded in ${(loadMs / 1000).toFixed(1)} s`);
 
-    t = performance.now();
-    await cms.services.search.enable(admin, { collection: 'bench', weights: { title: 5, body: 1 } });
-    await untilReady(cms, c.id);
-    const buildMs = performance.now() - t;
-    log(`index built in ${(buildMs / 1000).toFixed(1)} s`);
+      t = performance.now();
+      await cms.services.search.enable(admin, { collection: 'bench', weights: { title: 5, body: 1 } });
+      await untilReady(cms, c.id);
+      buildMs = performance.now() - t;
+      log(`index built in ${(buildMs / 1000).toFixed(1)} s`);
 
-    t = performance.now();
-    await cms.services.search.rebuild(admin, 'bench');
+      t = performance.now();
+      await cms.services.search.rebuild(admin, 'bench');
+      await untilReady(cms, c.id);
+      rebuildMs = performance.now() - t;
+      log(`rebuilt in ${(rebuildMs / 1000).toFixed(1)} s`);
+      if (REUSE) writeFileSync(readyFile, JSON.stringify({ token, userId: admin.userId }));
+    }
+    // A kept database must hold an index of the current layout: delete it after a layout change.
     const stats = await untilReady(cms, c.id);
-    const rebuildMs = performance.now() - t;
-    log(`rebuilt in ${(rebuildMs / 1000).toFixed(1)} s`);
     const entryBytes = await tableBytes(cms, 'ec_bench');
 
     // Query sets, drawn from the vocabulary by frequency rank and from real entries.
@@ -316,9 +357,10 @@ async function benchOne(db: 'sqlite' | 'postgres') {
     const like = await likeScan(cms, word.slice(0, Math.min(100, n)));
     log(`LIKE scan: p50 ${like.p50} ms, p95 ${like.p95} ms`);
 
-    const withIndex = await writes(cms, admin, text, WRITES);
-    await cms.services.search.enable(admin, { collection: 'bench', enabled: false });
-    const without = await writes(cms, admin, text, WRITES);
+    const skipped = { create: stat([]), publish: stat([]) };
+    const withIndex = REUSE ? skipped : await writes(cms, admin, text, WRITES);
+    if (!REUSE) await cms.services.search.enable(admin, { collection: 'bench', enabled: false });
+    const without = REUSE ? skipped : await writes(cms, admin, text, WRITES);
     log(
       `writes: create p50 ${withIndex.create.p50} ms with the index, ${without.create.p50} ms without; ` +
         `publish p50 ${withIndex.publish.p50} / ${without.publish.p50} ms`,

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
-import { assertIndexTable, MARK_CLOSE, MARK_OPEN, RANK_WINDOW, type RankRequest, type SearchEngine } from './engine.js';
+import { assertIndexTable, RANK_WINDOW, type RankRequest, type SearchEngine } from './engine.js';
 import { TIERS, type Tier } from './model.js';
+import { pgMarker } from './pg-lexemes.js';
 import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
 import { forTrigrams } from './query.js';
 import { substringSnippet } from './snippet.js';
@@ -11,14 +12,13 @@ import { substringSnippet } from './snippet.js';
  * visibility, locale, title, the vectors), so a document's tsvector stays in
  * the row instead of TOAST storage; `<t>_text` holds the tier texts that
  * headlines and substring scores read. Word tokenizers keep a weighted tsvector
- * (tiers a–d → weights A–D) under GIN, ranked with ts_rank_cd and quoted
- * with ts_headline; the text search configurations come from migration 009
+ * (tiers a–d → weights A–D) under GIN, ranked with ts_rank_cd; passages are
+ * cut in TypeScript (passage-window.ts, pg-lexemes.ts); the text search configurations come from migration 009
  * (`cms_english`: English stemming; `cms_simple`: none; both fold accents
  * when `unaccent` is installed). The trigram tokenizer matches substrings
  * through pg_trgm GIN indexes.
  */
 const WEIGHT_LETTER: Record<Tier, string> = { a: 'A', b: 'B', c: 'C', d: 'D' };
-const HEADLINE_OPTIONS = `StartSel=${MARK_OPEN}, StopSel=${MARK_CLOSE}, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "`;
 const SUGGEST_CANDIDATES = 50;
 
 const id = (name: string) => sql.id(assertIndexTable(name));
@@ -217,32 +217,35 @@ export function postgresEngine(): SearchEngine {
             c: substringSnippet(r.c, terms),
             d: substringSnippet(r.d, terms),
           },
+          whole: false,
         }));
       }
-      const q = tsQuery(req.query, req.tokenizer);
-      if (!q) return [];
-      const headline = (t: Tier) =>
-        sql`case when x.${sql.ref(t)} = '' then '' else ts_headline(${config(req.tokenizer)}, x.${sql.ref(t)}, ${q}, ${HEADLINE_OPTIONS}) end`;
+      if (!tsQuery(req.query, req.tokenizer)) return [];
       const { rows } = await sql<{
         entry_id: string;
         locale: string;
         slug: string | null;
         title: string;
         status: string;
-        sa: string;
-        sb: string;
-        sc: string;
-        sd: string;
-      }>`select t.entry_id, t.locale, t.slug, t.title, t.status,
-          ${headline('a')} as sa, ${headline('b')} as sb, ${headline('c')} as sc, ${headline('d')} as sd
-        from ${from}`.execute(db);
+        a: string;
+        b: string;
+        c: string;
+        d: string;
+      }>`select t.entry_id, t.locale, t.slug, t.title, t.status, x.a, x.b, x.c, x.d from ${from}`.execute(db);
+      const marker = await pgMarker(
+        db,
+        req.tokenizer,
+        req.query,
+        rows.flatMap((r) => [r.a, r.b, r.c, r.d]),
+      );
       return rows.map((r) => ({
         entryId: r.entry_id,
         locale: r.locale,
         slug: r.slug,
         title: r.title,
         status: r.status,
-        snippets: { a: r.sa, b: r.sb, c: r.sc, d: r.sd },
+        snippets: { a: marker.mark(r.a), b: marker.mark(r.b), c: marker.mark(r.c), d: marker.mark(r.d) },
+        whole: true,
       }));
     },
 

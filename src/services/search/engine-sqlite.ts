@@ -204,6 +204,13 @@ export const sqliteEngine: SearchEngine = {
   async passages(db, req, candidates) {
     const match = ftsExpression(req.query, req.tokenizer);
     if (!match || !candidates.length) return [];
+    // Word indexes: whole texts with every match marked, cut by the service the way PostgreSQL's are
+    // (passage-window.ts). Trigram matches sit inside words, which that window cannot mark: snippet().
+    const whole = req.tokenizer !== 'trigram';
+    const marked = (i: number) =>
+      whole
+        ? sql`highlight(${id(req.table)}, ${i}, ${MARK_OPEN}, ${MARK_CLOSE})`
+        : sql`snippet(${id(req.table)}, ${i}, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS})`;
     const { rows } = await sql<{
       entry_id: string;
       locale: string;
@@ -216,12 +223,7 @@ export const sqliteEngine: SearchEngine = {
       sd: string | null;
     }>`
       select d.entry_id, d.locale, d.slug, d.title, d.status,
-        ${sql.join(
-          TIERS.map(
-            (t, i) =>
-              sql`snippet(${id(req.table)}, ${i}, ${MARK_OPEN}, ${MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) as ${sql.ref(`s${t}`)}`,
-          ),
-        )}
+        ${sql.join(TIERS.map((t, i) => sql`${marked(i)} as ${sql.ref(`s${t}`)}`))}
       from ${id(req.table)} join ${docsOf(req.table)} d on d.rowid = ${id(req.table)}.rowid
       where ${id(req.table)} match ${match} and ${id(req.table)}.rowid in (${sql.join(candidates.map((c) => Number(c.ref)))})`.execute(
       db,
@@ -233,6 +235,7 @@ export const sqliteEngine: SearchEngine = {
       title: r.title,
       status: r.status,
       snippets: { a: r.sa ?? '', b: r.sb ?? '', c: r.sc ?? '', d: r.sd ?? '' },
+      whole,
     }));
   },
 

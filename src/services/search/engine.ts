@@ -33,9 +33,10 @@ export interface Candidate {
 }
 
 /**
- * What a result shows. `snippets` holds one passage per tier (empty for an
- * empty tier), still carrying the raw match markers (MARK_OPEN / MARK_CLOSE);
- * the service picks the one to show.
+ * What a result shows. `snippets` holds one text per tier (empty for an
+ * empty tier), still carrying the raw match markers (MARK_OPEN / MARK_CLOSE):
+ * the whole tier text when `whole` (the service cuts the passage of the tier
+ * it shows, see passage-window.ts), else a passage the engine cut.
  */
 export interface Passage {
   entryId: string;
@@ -44,6 +45,7 @@ export interface Passage {
   title: string;
   status: string;
   snippets: Record<Tier, string>;
+  whole: boolean;
 }
 
 export interface SuggestRequest {

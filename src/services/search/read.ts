@@ -5,6 +5,7 @@ import type { IndexDeps } from './build.js';
 import { decodeCursor, encodeCursor, fingerprint, keysetFor, type SearchPosition } from './cursor.js';
 import type { Candidate, RankRequest } from './engine.js';
 import type { SearchHit, SearchResult, Suggestion, Visibility } from './model.js';
+import { passageWindow } from './passage-window.js';
 import { charCount, parseQuery } from './query.js';
 import { readAllSettings, type SearchSettings } from './settings.js';
 import { markedToHtml, pickSnippet } from './snippet.js';
@@ -42,6 +43,9 @@ interface Target {
 /** A table a rebuild swapped away between reading the settings and the query: try once more. */
 const isMissingTable = (err: unknown) =>
   (err as { code?: string }).code === '42P01' || /no such table/i.test((err as Error).message ?? '');
+
+/** The passage shown: cut here from a whole tier text, once, for the one tier a result shows. */
+const cut = (whole: boolean, text: string) => (whole ? passageWindow(text) : text);
 
 export function readOps(deps: IndexDeps) {
   const { ctx, engine } = deps;
@@ -166,7 +170,7 @@ export function readOps(deps: IndexDeps) {
           slug: p.slug,
           title: p.title || null,
           status: p.status,
-          snippet: markedToHtml(pickSnippet(p.snippets, req.tierWeights, p.title)),
+          snippet: markedToHtml(cut(p.whole, pickSnippet(p.snippets, req.tierWeights, p.title))),
           score,
         });
       }
