@@ -20,6 +20,16 @@ import { substringSnippet } from './snippet.js';
  */
 const WEIGHT_LETTER: Record<Tier, string> = { a: 'A', b: 'B', c: 'C', d: 'D' };
 const SUGGEST_CANDIDATES = 50;
+/** Index tables known to have the current layout (see `outdated`). */
+const current = new Set<string>();
+/** LIKE pattern of text at the start (backslash escapes the wildcards). */
+const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const suggestRow = (r: { entry_id: string; locale: string; slug: string | null; title: string }) => ({
+  entryId: r.entry_id,
+  locale: r.locale,
+  slug: r.slug,
+  title: r.title,
+});
 
 const id = (name: string) => sql.id(assertIndexTable(name));
 const textOf = (name: string) => sql.id(`${assertIndexTable(name)}_text`);
@@ -70,11 +80,24 @@ export function postgresEngine(): SearchEngine {
         const opts = sql`with (gin_pending_list_limit = 512)`;
         await sql`create index ${sql.id(`${table}_tsv`)} on ${id(table)} using gin (tsv) ${opts}`.execute(trx);
         await sql`create index ${sql.id(`${table}_ttsv`)} on ${id(table)} using gin (ttsv) ${opts}`.execute(trx);
+        // Suggestions: titles starting with what was typed come first and are most of what a short
+        // prefix finds; a b-tree range answers them without merging GIN's lists for every word so begun.
+        await sql`create index ${sql.id(`${table}_tprefix`)} on ${id(table)} (locale, lower(title) text_pattern_ops)`.execute(
+          trx,
+        );
       }
     },
 
-    async outdated() {
-      return false;
+    async outdated(db, table) {
+      // Word indexes built before title-start suggestions lack the title prefix index.
+      if (current.has(table)) return false;
+      const { rows } = await sql<{ tsv: string | null; prefix: string | null }>`
+        select to_regclass(${`${table}_tsv`})::text as tsv, to_regclass(${`${table}_tprefix`})::text as prefix`.execute(
+        db,
+      );
+      const old = !!rows[0]?.tsv && !rows[0]?.prefix;
+      if (!old) current.add(table);
+      return old;
     },
 
     async compact() {
@@ -251,6 +274,16 @@ export function postgresEngine(): SearchEngine {
 
     async suggest(db, req) {
       let match: RawBuilder<unknown>;
+      const filter = sql`${flag(req.visibility)} and locale = ${req.locale}`;
+      const found: Array<{ entry_id: string; locale: string; slug: string | null; title: string }> = [];
+      if (req.tokenizer !== 'trigram' && req.text) {
+        const { rows } = await sql<(typeof found)[number]>`
+          select entry_id, locale, slug, title from ${id(req.table)}
+          where lower(title) like ${likePrefix(req.text.toLowerCase())} and ${filter}
+          limit ${SUGGEST_CANDIDATES}`.execute(db);
+        found.push(...rows);
+      }
+      if (found.length >= req.limit) return found.map(suggestRow);
       if (req.tokenizer === 'trigram') {
         const where = trigramWhere({ groups: forTrigrams(req.query)?.groups ?? [], exclude: [] }, sql.ref('title'));
         if (!where) return [];
@@ -260,11 +293,12 @@ export function postgresEngine(): SearchEngine {
         if (!words.length) return [];
         match = sql`ttsv @@ to_tsquery('cms_simple', ${words.map((w) => `${w}:*`).join(' & ')})`;
       }
-      const { rows } = await sql<{ entry_id: string; locale: string; slug: string | null; title: string }>`
+      const { rows } = await sql<(typeof found)[number]>`
         select entry_id, locale, slug, title from ${id(req.table)}
-        where ${match} and ${flag(req.visibility)} and locale = ${req.locale}
+        where ${match} and ${filter}
         limit ${SUGGEST_CANDIDATES}`.execute(db);
-      return rows.map((r) => ({ entryId: r.entry_id, locale: r.locale, slug: r.slug, title: r.title }));
+      const seen = new Set(found.map((r) => r.entry_id));
+      return [...found, ...rows.filter((r) => !seen.has(r.entry_id))].map(suggestRow);
     },
 
     async stats(db, table) {

@@ -52,6 +52,8 @@ export interface SuggestRequest {
   table: string;
   tokenizer: Tokenizer;
   query: ParsedQuery;
+  /** The input as typed (trimmed), for titles that start with it. */
+  text: string;
   locale: string;
   visibility: Visibility;
   limit: number;

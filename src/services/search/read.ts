@@ -206,6 +206,7 @@ export function readOps(deps: IndexDeps) {
           table: shape.table,
           tokenizer: shape.tokenizer,
           query,
+          text: input.q.trim(),
           locale,
           visibility,
           limit,
