@@ -51,6 +51,22 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ENDS_IN_WORD = /[\p{L}\p{N}\p{M}]$/u;
 const WORD_REST = /[\p{L}\p{N}\p{M}]*/uy;
 
+/**
+ * `text` with each accented letter replaced by its base letter, code unit for code unit, so offsets
+ * into it are offsets into `text`: leads come from lexemes the index configuration has folded
+ * (`unaccent`), and "Élan" must be found by the lead "el" of its lexeme "elan".
+ */
+function foldAccents(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the fast path
+  if (!/[^\u0000-\u007f]/.test(text)) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    out += c < '\u00c0' ? c : c.normalize('NFD')[0];
+  }
+  return out;
+}
+
 /** Each word of `text` that starts with a match of `lead` (a global pattern): its offsets. */
 function* wordsLed(text: string, lead: RegExp): Generator<[number, number]> {
   lead.lastIndex = 0;
@@ -70,9 +86,9 @@ function* wordsLed(text: string, lead: RegExp): Generator<[number, number]> {
  * query's positive lexemes (or start with a prefix unit's lexeme) are marked;
  * phrase words wherever they occur, as ts_headline did. Only words starting
  * with the first letters of a query lexeme are looked up (a stem keeps the
- * start of its word: comput ← computing, happi ← happy); an irregular word
- * whose stem starts otherwise (die ← dying), or an accented first letter the
- * lexeme has folded, is found by the search but left unmarked.
+ * start of its word: comput ← computing, happi ← happy; accents are folded
+ * before comparing, as the lexemes are); an irregular word whose stem starts
+ * otherwise (die ← dying) is found by the search but left unmarked.
  */
 export async function pgMarker(db: Kdb, tokenizer: Tokenizer, query: ParsedQuery, texts: string[]): Promise<Marker> {
   const q = forWords(query);
@@ -97,7 +113,7 @@ export async function pgMarker(db: Kdb, tokenizer: Tokenizer, query: ParsedQuery
   if (!leads.length) return NOTHING;
   const lead = new RegExp(leads.map(escapeRegExp).join('|'), 'gi');
   const words = new Set<string>();
-  for (const t of texts) for (const [s, e] of wordsLed(t, lead)) words.add(t.slice(s, e));
+  for (const t of texts) for (const [s, e] of wordsLed(foldAccents(t), lead)) words.add(t.slice(s, e));
   const lex = await lexemesOf(db, tokenizer, words);
   const found = new Set(
     [...words].filter((w) => (lex.get(w) ?? []).some((l) => exact.has(l) || prefixes.some((p) => l.startsWith(p)))),
@@ -107,7 +123,7 @@ export async function pgMarker(db: Kdb, tokenizer: Tokenizer, query: ParsedQuery
     mark(text) {
       let out = '';
       let at = 0;
-      for (const [s, e] of wordsLed(text, lead)) {
+      for (const [s, e] of wordsLed(foldAccents(text), lead)) {
         const word = text.slice(s, e);
         if (!found.has(word)) continue;
         out += `${text.slice(at, s)}${MARK_OPEN}${word}${MARK_CLOSE}`;

@@ -36,4 +36,13 @@ describeEachDialect('search snippets', (dialect) => {
     expect(s).toContain('The <mark>harbour</mark> <mark>lighthouse</mark> at dusk.');
     expect(s.startsWith('…')).toBe(true);
   });
+
+  it('marks words whose first letter carries an accent the index folds', async () => {
+    const cms = await testCms(dialect);
+    await articles(cms);
+    await published(cms, { title: 'Dessert', body: 'The Élan of a crème brûlée, served cold.' });
+    const s = await snippet(cms, 'elan creme');
+    expect(s).toContain('<mark>Élan</mark>');
+    expect(s).toContain('<mark>crème</mark>');
+  });
 });
