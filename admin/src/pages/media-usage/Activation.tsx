@@ -89,8 +89,8 @@ export function ActivationPanel({ progress }: { progress: UsageProgress }) {
         {progress.state === 'expanded' && !failed ? (
           <>
             <p>
-              While activating, content and schema writes through the REST API, MCP and the CLI are refused. Stop any
-              other program that writes to the database first.
+              While activating, every write through the REST API, MCP and the CLI is refused (signing in and this page
+              keep working). Stop any other program that writes to the database first.
             </p>
             {confirm}
             <div className="actions">
