@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import type { DialectName } from './dialect.js';
+import { withNamedStatements } from './pg-named.js';
 import type { Tables } from './tables.js';
 
 const require = createRequire(import.meta.url);
@@ -83,7 +84,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
     };
     const pool = new (loadPg().Pool)({ ...listenerConfig, max: options.poolSize ?? 10 });
-    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log });
+    db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log });
   }
   return {
     db,

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
+import { nameStatement } from '../../db/pg-named.js';
 
 /**
  * Read statements compiled once per shape. Building and compiling a query
@@ -28,6 +29,7 @@ export async function runShaped<R>(
   let statement = compiled.get(key);
   if (!statement) {
     statement = build().compile();
+    nameStatement(statement.sql);
     if (compiled.size >= MAX_SHAPES) compiled.clear();
     compiled.set(key, statement);
   }
