@@ -47,6 +47,8 @@ const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postg
  * measurements are skipped then (the write measurement turns search off), so only queries run.
  */
 const REUSE = process.env.BENCH_SEARCH_REUSE === '1';
+/** The service's `searchRankWindow` for this run (its default when unset). */
+const RANK_WINDOW = process.env.BENCH_SEARCH_RANK_WINDOW;
 const VOCABULARY = 20_000;
 const RESULTS = fileURLToPath(new URL('./results/search-latest.json', import.meta.url));
 
@@ -96,7 +98,12 @@ async function open(db: 'sqlite' | 'postgres') {
     // Named after the schema, so the CPU clock finds this run's server processes.
     database = connect(`${PG_URL}${PG_URL.includes('?') ? '&' : '?'}application_name=${schema}`, { schema });
   }
-  const config = resolveConfig({ dataDir, databaseUrl, logLevel: 'silent' });
+  const config = resolveConfig({
+    dataDir,
+    databaseUrl,
+    logLevel: 'silent',
+    ...(RANK_WINDOW ? { searchRankWindow: Number(RANK_WINDOW) } : {}),
+  });
   const cms = await createCms({ config, database, scheduler: false, logger: createLogger('silent') });
   return {
     cms,
@@ -397,6 +404,7 @@ async function main() {
   const row = (label: string, f: (r: (typeof results)[number]) => string) =>
     log(`| ${label} | ${results.map(f).join(' | ')} |`);
   row('entries', (r) => r.entries.toLocaleString('en'));
+  if (RANK_WINDOW) row('ranking window', () => Number(RANK_WINDOW).toLocaleString('en'));
   row('index build (enable)', (r) => `${(r.buildMs / 1000).toFixed(1)} s`);
   row('full rebuild', (r) => `${(r.rebuildMs / 1000).toFixed(1)} s`);
   row('index size / entry table', (r) => `${mb(r.indexBytes)} / ${mb(r.entryTableBytes)}`);
@@ -414,10 +422,12 @@ async function main() {
   log(`\nload average ${load0.toFixed(2)} → ${load1.toFixed(2)}`);
   mkdirSync(join(RESULTS, '..'), { recursive: true });
   // Arrays of numbers on one line, as Biome formats them (bench/report.ts does the same).
-  const json = JSON.stringify({ at: new Date().toISOString(), loadavg: [load0, load1], results }, null, 2).replace(
-    /\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g,
-    (_, list: string) => `[${list.split(/,\s*/).join(', ')}]`,
-  );
+  const rankWindow = RANK_WINDOW ? Number(RANK_WINDOW) : 'default';
+  const json = JSON.stringify(
+    { at: new Date().toISOString(), loadavg: [load0, load1], rankWindow, results },
+    null,
+    2,
+  ).replace(/\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g, (_, list: string) => `[${list.split(/,\s*/).join(', ')}]`);
   writeFileSync(RESULTS, `${json}\n`);
   log(`results: ${RESULTS}`);
 }

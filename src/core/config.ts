@@ -82,6 +82,7 @@ export const configSchema = z
     mediaAllowedTypes: mediaAllowedTypesSchema.optional(),
     maxImagePixels: z.coerce.number().int().positive().default(DEFAULT_MAX_IMAGE_PIXELS),
     searchRebuildBatch: z.coerce.number().int().min(1).max(10_000).default(500),
+    searchRankWindow: z.coerce.number().int().min(100).max(1_000_000).default(5_000),
     // Off unless set to 1/true: imports then may fetch from loopback and private networks (tests, local development).
     importAllowPrivateHosts: z
       .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
@@ -125,6 +126,8 @@ export interface CmsConfig {
   maxImagePixels: number;
   /** Entries per search index rebuild step; collections this small are rebuilt at once. */
   searchRebuildBatch: number;
+  /** Matches a search ranks at most per collection (the best of them come first). */
+  searchRankWindow: number;
   /** Imports may fetch media from loopback and private addresses (never link-local); off by default. */
   importAllowPrivateHosts: boolean;
   /** Entries one media usage indexing step (activation, repair) reads. */
@@ -155,6 +158,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_MEDIA_ALLOWED_TYPES: 'mediaAllowedTypes',
   CMS_MAX_IMAGE_PIXELS: 'maxImagePixels',
   CMS_SEARCH_REBUILD_BATCH: 'searchRebuildBatch',
+  CMS_SEARCH_RANK_WINDOW: 'searchRankWindow',
   CMS_IMPORT_ALLOW_PRIVATE_HOSTS: 'importAllowPrivateHosts',
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
 };
@@ -196,6 +200,7 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     mediaAllowedTypes: v.mediaAllowedTypes ?? DEFAULT_MEDIA_TYPES,
     maxImagePixels: v.maxImagePixels,
     searchRebuildBatch: v.searchRebuildBatch,
+    searchRankWindow: v.searchRankWindow,
     importAllowPrivateHosts: v.importAllowPrivateHosts,
     mediaUsageBatch: v.mediaUsageBatch,
   };

@@ -21,6 +21,8 @@ export interface IndexDeps {
   engine: SearchEngine;
   /** Entries per rebuild step; a collection this small is rebuilt inside the transaction that asked. */
   batch: number;
+  /** Matches a query ranks at most per collection. */
+  rankWindow: number;
 }
 
 export interface ReconcileOptions {

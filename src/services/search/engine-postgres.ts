@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
-import { assertIndexTable, RANK_WINDOW, type RankRequest, type SearchEngine } from './engine.js';
+import { assertIndexTable, type RankRequest, type SearchEngine } from './engine.js';
 import { TIERS, type Tier } from './model.js';
 import { pgMarker } from './pg-lexemes.js';
 import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
@@ -193,13 +193,13 @@ export function postgresEngine(): SearchEngine {
         const where = trigramWhere(req.query, sql.ref('alltext'));
         if (!where) return [];
         inner = sql`select m.entry_id, ${trigramScore(req.query, req.tierWeights)} as score
-          from (select entry_id, live, alltext from ${id(req.table)} where ${where} and ${filter} limit ${RANK_WINDOW}) m
+          from (select entry_id, live, alltext from ${id(req.table)} where ${where} and ${filter} limit ${req.window}) m
           join ${textOf(req.table)} x on x.entry_id = m.entry_id and x.live = m.live`;
       } else {
         const q = tsQuery(req.query, req.tokenizer);
         if (!q) return [];
         inner = sql`select entry_id, ts_rank_cd(${rankWeights(req.tierWeights)}::float4[], tsv, ${q}, 1)::float8 as score
-          from ${id(req.table)} where tsv @@ ${q} and ${filter} limit ${RANK_WINDOW}`;
+          from ${id(req.table)} where tsv @@ ${q} and ${filter} limit ${req.window}`;
       }
       const { rows } = await sql<{ entry_id: string; score: number }>`
         select entry_id, score from (${inner}) s where ${keysetSql(req.after)}

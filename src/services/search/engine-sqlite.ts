@@ -1,13 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import {
-  assertIndexTable,
-  type Keyset,
-  MARK_CLOSE,
-  MARK_OPEN,
-  RANK_WINDOW,
-  type RankRequest,
-  type SearchEngine,
-} from './engine.js';
+import { assertIndexTable, type Keyset, MARK_CLOSE, MARK_OPEN, type RankRequest, type SearchEngine } from './engine.js';
 import { writeLegacy } from './engine-sqlite-legacy.js';
 import { TIERS, type Tokenizer } from './model.js';
 import { forTrigrams, forWords, type ParsedQuery, type Unit } from './query.js';
@@ -194,7 +186,7 @@ export const sqliteEngine: SearchEngine = {
         from ${id(req.table)} join ${docsOf(req.table)} d on d.rowid = ${id(req.table)}.rowid
         where ${id(req.table)} match ${match} and ${flag(req.visibility)} = 1 and d.locale = ${req.locale}
         order by ${id(req.table)}.rowid desc
-        limit ${RANK_WINDOW}
+        limit ${req.window}
       ) where ${keysetSql(req.after)}
       order by score desc, entry_id asc
       limit ${req.limit}`.execute(db);

@@ -23,6 +23,15 @@ export interface RankRequest {
   visibility: Visibility;
   after: Keyset | null;
   limit: number;
+  /**
+   * Matches ranked at most (`searchRankWindow`). Ranking reads every matching
+   * document's statistics, so a query matching most of a large collection (a
+   * very common word) would cost a scan: each collection ranks at most this
+   * many matches, the most recently written ones on SQLite, the first in table
+   * order on PostgreSQL. Selective queries never reach it; broad ones stay fast
+   * and still put the best of those first.
+   */
+  window: number;
 }
 
 export interface Candidate {
@@ -97,15 +106,6 @@ export interface SearchEngine {
   suggest(db: Kdb, req: SuggestRequest): Promise<SuggestRow[]>;
   stats(db: Kdb, table: string): Promise<{ documents: number; sizeBytes: number | null }>;
 }
-
-/**
- * Ranking reads every matching document's statistics, so a query that matches
- * most of a large collection (a very common word) would cost a scan. Each
- * collection ranks at most this many matches: the most recently written ones
- * on SQLite, the first in table order on PostgreSQL. Selective queries never
- * reach it; broad ones stay fast and still put the best of those first.
- */
-export const RANK_WINDOW = 5_000;
 
 /** Snippet match markers: control characters, which indexed text never contains (text.ts strips them). */
 export const MARK_OPEN = '\u0001';

@@ -27,6 +27,7 @@ export function createSearchService(
     schema,
     engine: ctx.dialect === 'postgres' ? postgresEngine() : sqliteEngine,
     batch: ctx.config.searchRebuildBatch,
+    rankWindow: ctx.config.searchRankWindow,
   };
   const builds = buildOps(deps);
   const listeners = listenerOps(deps, builds);

@@ -96,7 +96,10 @@ export function readOps(deps: IndexDeps) {
     });
   }
 
-  function requestFor(t: Target, base: Omit<RankRequest, 'table' | 'tokenizer' | 'tierWeights'>): RankRequest {
+  function requestFor(
+    t: Target,
+    base: Omit<RankRequest, 'table' | 'tokenizer' | 'tierWeights' | 'window'>,
+  ): RankRequest {
     // Before its first build completes a collection is searched in the part already built.
     const shape = (t.s.index ?? t.s.build)!;
     return {
@@ -104,6 +107,7 @@ export function readOps(deps: IndexDeps) {
       table: shape.table,
       tokenizer: shape.tokenizer,
       tierWeights: tierWeightsOf(shape.tiers, t.s.weights),
+      window: deps.rankWindow,
     };
   }
 

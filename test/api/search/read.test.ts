@@ -103,4 +103,25 @@ describeEachDialect('search results', (dialect) => {
     const scoped = await cms.userToken(10, ['content:read']);
     expect(await ids(cms, 'osprey', {}, scoped.token)).toEqual([live]);
   });
+  it('ranks at most searchRankWindow matches of a broad query in each collection', async () => {
+    const cms = await testCms(dialect, { config: { searchRankWindow: 100 } });
+    await articles(cms);
+    const created: string[] = [];
+    for (let i = 0; i < 105; i++) {
+      created.push(await published(cms, { title: `Entry ${i}`, body: `plover marker${i}` }));
+    }
+    // Every entry is indexed: each one's own word finds it.
+    for (const i of [0, 52, 104]) expect(await ids(cms, `marker${i}`)).toEqual([created[i]]);
+    // The shared word matches all 105; only the window's 100 are ranked and paged through.
+    const found = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const res = await search(cms, 'plover', { limit: '30', ...(cursor ? { cursor } : {}) });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      for (const item of res.body.data.items as Array<{ id: string }>) found.add(item.id);
+      cursor = res.body.data.nextCursor;
+    } while (cursor);
+    expect(found.size).toBe(100);
+    for (const id of found) expect(created).toContain(id);
+  });
 });
