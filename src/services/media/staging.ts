@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -104,9 +105,13 @@ export async function stageStream(
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${newId()}.upload`);
   const meter = new Meter(limit, options.sha1);
+  const out = createWriteStream(path);
   try {
-    await pipeline([source, ...(options.through ?? []), meter, createWriteStream(path)]);
+    await pipeline([source, ...(options.through ?? []), meter, out]);
   } catch (err) {
+    // The file is opened asynchronously: a pipeline that fails first (an early limit) would see `rm`
+    // find nothing and the open create the file afterwards. Remove it once the stream has closed.
+    if (!out.closed) await once(out, 'close').catch(() => undefined);
     await rm(path, { force: true });
     throw interrupted(err) ? new CmsError('NO_FILE', 'The upload was interrupted before the file was complete') : err;
   }
