@@ -22,23 +22,28 @@ export function bylineView(b: BylinesTable): BylineView {
   };
 }
 
-/** A correlated subquery yielding the entry's credits as one JSON array (no extra round trip). */
+/**
+ * A correlated subquery yielding the entry's credits as one JSON array (no extra round trip; on
+ * PostgreSQL null for an entry without credits). There an `exists` probe, one index lookup, guards
+ * the aggregate: most entries of most sites have no credits, and building an empty aggregate per row
+ * cost more than the rest of a list page's statement (about 0.15 ms of server time for 50 rows,
+ * against 0.07 ms with the probe). SQLite's empty aggregate is cheap, so it runs unguarded.
+ */
 export function creditsColumn(dialect: DialectName, c: CollectionInfo): RawBuilder<unknown> {
   const entryId = sql.ref(`${c.table}.id`);
+  const from = sql`from _cms_entry_bylines eb join _cms_bylines b on b.id = eb.byline_id
+      where eb.collection_id = ${c.id} and eb.entry_id = ${entryId}`;
   if (dialect === 'postgres') {
-    return sql`(select coalesce(json_agg(json_build_object(
+    const credited = sql`exists (select 1 from _cms_entry_bylines x where x.collection_id = ${c.id} and x.entry_id = ${entryId})`;
+    return sql`case when ${credited} then (select json_agg(json_build_object(
         'id', b.id, 'displayName', b.display_name, 'slug', b.slug, 'bio', b.bio, 'avatarUrl', b.avatar_url,
         'websiteUrl', b.website_url, 'userId', b.user_id, 'locale', b.locale, 'translationGroup', b.translation_group,
-        'roleLabel', eb.role_label, 'position', eb.position) order by eb.position), '[]'::json)
-      from _cms_entry_bylines eb join _cms_bylines b on b.id = eb.byline_id
-      where eb.collection_id = ${c.id} and eb.entry_id = ${entryId})`;
+        'roleLabel', eb.role_label, 'position', eb.position) order by eb.position) ${from}) end`;
   }
   return sql`(select json_group_array(json_object(
         'id', b.id, 'displayName', b.display_name, 'slug', b.slug, 'bio', b.bio, 'avatarUrl', b.avatar_url,
         'websiteUrl', b.website_url, 'userId', b.user_id, 'locale', b.locale, 'translationGroup', b.translation_group,
-        'roleLabel', eb.role_label, 'position', eb.position))
-      from _cms_entry_bylines eb join _cms_bylines b on b.id = eb.byline_id
-      where eb.collection_id = ${c.id} and eb.entry_id = ${entryId})`;
+        'roleLabel', eb.role_label, 'position', eb.position)) ${from})`;
 }
 
 interface CreditJson extends BylineView {
@@ -46,6 +51,7 @@ interface CreditJson extends BylineView {
   position: number;
 }
 
+/** An entry's credits from `creditsColumn` (JSON text on SQLite, parsed on PostgreSQL, null for none). */
 export function parseCredits(raw: unknown): CreditView[] {
   const list = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as CreditJson[];
   return list
