@@ -80,6 +80,25 @@ describeEachDialect('search ranking', (dialect) => {
     expect(await ids(cms, 'dog -fox -"quick, the"')).toEqual([cat]);
   });
 
+  it('matches phrases with stemming, stop words, three words and repeated words the same way', async () => {
+    const cms = await testCms(dialect);
+    await articles(cms);
+    const hat = await published(cms, { title: 'Hat', body: 'The cat in the hat came back' });
+    const running = await published(cms, { title: 'Dogs', body: 'Running dogs bark; the dogs were running' });
+    const chain = await published(cms, { title: 'Chain', body: 'one two three four, three two one' });
+    const apart = await published(cms, { title: 'Apart', body: 'cat and hat, dog running, two one three' });
+    expect(await ids(cms, '"cat in the hat"')).toEqual([hat]);
+    expect(await ids(cms, '"runs dog"')).toEqual([running]);
+    expect(await ids(cms, '"dogs were running"')).toEqual([running]);
+    expect(await ids(cms, '"two three four"')).toEqual([chain]);
+    expect(await ids(cms, '"three two one"')).toEqual([chain]);
+    expect(await ids(cms, '"two one three"')).toEqual([apart]);
+    expect(await ids(cms, '"one two" "three four"')).toEqual([chain]);
+    expect(await ids(cms, '"four three"')).toEqual([chain]);
+    expect(await ids(cms, '"four one"')).toEqual([]);
+    expect((await ids(cms, '"cat in the hat" OR "two one"')).sort()).toEqual([hat, chain, apart].sort());
+  });
+
   it('finds CJK text and substrings with the trigram tokenizer; under three characters finds nothing', async () => {
     const cms = await testCms(dialect);
     await articles(cms, { tokenizer: 'trigram' });
