@@ -74,6 +74,13 @@ describeEachDialect('bylines', (dialect) => {
     expect(after.body.data.item.primaryBylineId).toBeNull();
     expect(after.body.data.item.byline).toBeNull();
     expect(after.body.data.item.bylines.map((c: { byline: { id: string } }) => c.byline.id)).toEqual([b.id]);
+
+    // An entry without credits reads as an empty list, by ID and in a list page.
+    const bare = await createEntry(cms, { data: { title: 'Bare' } });
+    expect(bare.item.bylines).toEqual([]);
+    const list = await call(cms, 'GET', '/content/posts?status=draft', { token: cms.adminToken });
+    const byId = new Map(list.body.data.items.map((i: { id: string; bylines: unknown[] }) => [i.id, i.bylines.length]));
+    expect([byId.get(bare.item.id), byId.get(post.item.id)]).toEqual([0, 1]);
   });
 
   it('filters lists by byline, optionally including the author’s inferred byline', async () => {
