@@ -31,19 +31,17 @@ export function bylineView(b: BylinesTable): BylineView {
  */
 export function creditsColumn(dialect: DialectName, c: CollectionInfo): RawBuilder<unknown> {
   const entryId = sql.ref(`${c.table}.id`);
+  // The keys of `CreditJson`, read by `parseCredits`.
+  const pairs = sql`'id', b.id, 'displayName', b.display_name, 'slug', b.slug, 'bio', b.bio, 'avatarUrl', b.avatar_url,
+    'websiteUrl', b.website_url, 'userId', b.user_id, 'locale', b.locale, 'translationGroup', b.translation_group,
+    'roleLabel', eb.role_label, 'position', eb.position`;
   const from = sql`from _cms_entry_bylines eb join _cms_bylines b on b.id = eb.byline_id
-      where eb.collection_id = ${c.id} and eb.entry_id = ${entryId}`;
+    where eb.collection_id = ${c.id} and eb.entry_id = ${entryId}`;
   if (dialect === 'postgres') {
     const credited = sql`exists (select 1 from _cms_entry_bylines x where x.collection_id = ${c.id} and x.entry_id = ${entryId})`;
-    return sql`case when ${credited} then (select json_agg(json_build_object(
-        'id', b.id, 'displayName', b.display_name, 'slug', b.slug, 'bio', b.bio, 'avatarUrl', b.avatar_url,
-        'websiteUrl', b.website_url, 'userId', b.user_id, 'locale', b.locale, 'translationGroup', b.translation_group,
-        'roleLabel', eb.role_label, 'position', eb.position) order by eb.position) ${from}) end`;
+    return sql`case when ${credited} then (select json_agg(json_build_object(${pairs}) order by eb.position) ${from}) end`;
   }
-  return sql`(select json_group_array(json_object(
-        'id', b.id, 'displayName', b.display_name, 'slug', b.slug, 'bio', b.bio, 'avatarUrl', b.avatar_url,
-        'websiteUrl', b.website_url, 'userId', b.user_id, 'locale', b.locale, 'translationGroup', b.translation_group,
-        'roleLabel', eb.role_label, 'position', eb.position)) ${from})`;
+  return sql`(select json_group_array(json_object(${pairs})) ${from})`;
 }
 
 interface CreditJson extends BylineView {
