@@ -39,7 +39,7 @@ export interface Cms {
 export async function createCms(options: CreateCmsOptions): Promise<Cms> {
   const { config } = options;
   const log = options.logger ?? createLogger(config.logLevel);
-  const database = options.database ?? connect(config.databaseUrl);
+  const database = options.database ?? connect(config.databaseUrl, { sqliteCacheSize: config.sqliteCacheSize });
   try {
     if (options.migrate !== false) {
       const applied = await migrate(database);

@@ -13,9 +13,15 @@ import {
 } from './config-media.js';
 
 /**
+ * SQLite's own default page cache (2 MiB). The better-sqlite3 build raises it to 16 MiB, which under
+ * writes becomes resident memory of the process; pages beyond it are read from the OS's file cache.
+ */
+export const DEFAULT_SQLITE_CACHE_SIZE = 2 * 1024 * 1024;
+
+/**
  * Configuration: defaults, then an optional JSON file (`cms.config.json` in the
  * working directory or the path in CMS_CONFIG), then environment variables.
- * Every option is documented in docs/configuration.md.
+ * Every option is documented in the README's configuration table.
  */
 const localeCode = z
   .string()
@@ -89,6 +95,12 @@ export const configSchema = z
       .transform((v) => v === true || v === '1' || v === 'true')
       .default(false),
     mediaUsageBatch: z.coerce.number().int().min(1).max(10_000).default(500),
+    sqliteCacheSize: z.coerce
+      .number()
+      .int()
+      .min(256 * 1024)
+      .max(4 * 1024 ** 3)
+      .default(DEFAULT_SQLITE_CACHE_SIZE),
   })
   .strict();
 
@@ -132,6 +144,8 @@ export interface CmsConfig {
   importAllowPrivateHosts: boolean;
   /** Entries one media usage indexing step (activation, repair) reads. */
   mediaUsageBatch: number;
+  /** SQLite only: bytes of database pages the connection keeps in memory (the OS caches the rest of the file). */
+  sqliteCacheSize: number;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +175,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_SEARCH_RANK_WINDOW: 'searchRankWindow',
   CMS_IMPORT_ALLOW_PRIVATE_HOSTS: 'importAllowPrivateHosts',
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
+  CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -203,6 +218,7 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     searchRankWindow: v.searchRankWindow,
     importAllowPrivateHosts: v.importAllowPrivateHosts,
     mediaUsageBatch: v.mediaUsageBatch,
+    sqliteCacheSize: v.sqliteCacheSize,
   };
 }
 

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
+import { DEFAULT_SQLITE_CACHE_SIZE } from '../core/config.js';
 import type { DialectName } from './dialect.js';
 import { withNamedStatements } from './pg-named.js';
 import type { Tables } from './tables.js';
@@ -37,6 +38,8 @@ export interface ConnectOptions {
   /** PostgreSQL schema to use as search_path (tests use a fresh one each). */
   schema?: string;
   poolSize?: number;
+  /** SQLite: bytes of pages the connection caches (configuration `sqliteCacheSize`). */
+  sqliteCacheSize?: number;
 }
 
 export function dialectOf(url: string): DialectName {
@@ -60,6 +63,8 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     const native = new SqliteDatabase(memory ? ':memory:' : file);
     native.pragma('foreign_keys = ON');
     native.pragma('busy_timeout = 5000');
+    // A negative cache size is in KiB.
+    native.pragma(`cache_size = -${Math.ceil((options.sqliteCacheSize ?? DEFAULT_SQLITE_CACHE_SIZE) / 1024)}`);
     let optimizer: NodeJS.Timeout | undefined;
     if (!memory) {
       native.pragma('journal_mode = WAL');

@@ -20,6 +20,7 @@ describe('configuration', () => {
     expect(c.i18n).toEqual({ locales: ['en'], defaultLocale: 'en', fallback: {}, enabled: false });
     expect(c.maxUploadSize).toBe(50 * 1024 * 1024);
     expect(c.trustedProxyHeaders).toEqual([]);
+    expect(c.sqliteCacheSize).toBe(2 * 1024 * 1024);
   });
 
   it('reads cms.config.json, and environment variables win over it', () => {
@@ -34,13 +35,17 @@ describe('configuration', () => {
         trustedProxyHeaders: ['x-forwarded-for'],
       }),
     );
-    const c = loadConfig({ PORT: '6000', CMS_DATABASE_URL: 'postgres://u@h/db' }, cwd);
+    const c = loadConfig(
+      { PORT: '6000', CMS_DATABASE_URL: 'postgres://u@h/db', CMS_SQLITE_CACHE_SIZE: '8388608' },
+      cwd,
+    );
     expect(c.port).toBe(6000);
     expect(c.publicUrl).toBe('https://cms.example.com');
     expect(c.databaseUrl).toBe('postgres://u@h/db');
     expect(c.i18n).toEqual({ locales: ['en', 'fr'], defaultLocale: 'en', fallback: { fr: 'en' }, enabled: true });
     expect(c.maxUploadSize).toBe(1000);
     expect(c.trustedProxyHeaders).toEqual(['x-forwarded-for']);
+    expect(c.sqliteCacheSize).toBe(8 * 1024 * 1024);
   });
 
   it('reads the file named by CMS_CONFIG', () => {
@@ -60,6 +65,8 @@ describe('configuration', () => {
       [{}, { i18n: { locales: ['en', 'fr'], defaultLocale: 'en', fallback: { fr: 'es' } } }, /i18n\.fallback\.fr/],
       [{}, { maxUploadSize: -1 }, /maxUploadSize/],
       [{}, { trustedProxyHeaders: ['x-evil'] }, /trustedProxyHeaders/],
+      [{ CMS_SQLITE_CACHE_SIZE: '1024' }, {}, /CMS_SQLITE_CACHE_SIZE/],
+      [{}, { sqliteCacheSize: 'lots' }, /sqliteCacheSize/],
       [{}, { colour: 'blue' }, /colour: unknown option/],
     ];
     for (const [env, file, message] of cases) {
