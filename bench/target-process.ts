@@ -42,28 +42,54 @@ const send = (message: ChildMessage, then?: () => void) => process.send?.(messag
 
 let running: Running | null = null;
 let closing = false;
-/** BENCH_PROFILE=DIR: a CPU profile of the serving process, from ready to close, written to DIR/<role>.cpuprofile. */
-let profiling: { session: Session; file: string } | null = null;
+/**
+ * BENCH_PROFILE=DIR: a CPU profile of the serving process, from ready to close, written to DIR/<role>.cpuprofile.
+ * BENCH_HEAP_PROFILE=DIR: a sampled profile of every allocation (garbage included) over the same span, to
+ * DIR/<role>.heapprofile: what the garbage collector's share of a profile is made of. With
+ * BENCH_HEAP_PROFILE_PROMOTED=1, only what outlived a young-generation collection (what scavenges copy
+ * and promote, and what the old generation's collections then mark).
+ */
+const stopProfiling: (() => Promise<void>)[] = [];
 const shutdown = async () => {
   if (closing) return;
   closing = true;
-  if (profiling) {
-    const { profile } = await profiling.session.post('Profiler.stop');
-    writeFileSync(profiling.file, JSON.stringify(profile));
-  }
+  for (const stop of stopProfiling) await stop();
   await running?.close();
   process.exit(0);
 };
 
-async function startProfiler(role: string): Promise<void> {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return;
+function profilingSession(dir: string): Session {
   mkdirSync(dir, { recursive: true });
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  profiling = { session, file: join(dir, `${role}.cpuprofile`) };
+  return session;
+}
+
+async function startProfiler(role: string): Promise<void> {
+  const cpuDir = process.env.BENCH_PROFILE;
+  if (cpuDir) {
+    const session = profilingSession(cpuDir);
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+    stopProfiling.push(async () => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(cpuDir, `${role}.cpuprofile`), JSON.stringify(profile));
+    });
+  }
+  const heapDir = process.env.BENCH_HEAP_PROFILE;
+  if (heapDir) {
+    const session = profilingSession(heapDir);
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_PROFILE_PROMOTED !== '1',
+    });
+    stopProfiling.push(async () => {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(join(heapDir, `${role}.heapprofile`), JSON.stringify(profile));
+    });
+  }
 }
 
 process.on('message', async (m: ParentMessage) => {

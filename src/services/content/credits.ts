@@ -51,7 +51,8 @@ interface CreditJson extends BylineView {
 
 /** An entry's credits from `creditsColumn` (JSON text on SQLite, parsed on PostgreSQL, null for none). */
 export function parseCredits(raw: unknown): CreditView[] {
-  const list = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as CreditJson[];
+  if (raw === null || raw === undefined) return [];
+  const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as CreditJson[];
   return list
     .sort((a, b) => a.position - b.position)
     .map(({ roleLabel, position: _p, ...byline }) => ({ byline, roleLabel: roleLabel ?? null }));

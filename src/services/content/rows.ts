@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
-import { type DialectName, decodeValue, encodeValue } from '../../db/dialect.js';
+import { type ColumnKind, type DialectName, decodeValue, encodeValue } from '../../db/dialect.js';
 import type { LocksTable } from '../../db/tables.js';
 import { COLUMN_KIND } from '../fields/types.js';
 import type { CollectionInfo, FieldInfo } from '../schema/model.js';
@@ -26,17 +26,39 @@ function isLegacyMulti(f: FieldInfo): boolean {
   return f.type === 'reference' && f.options?.allowMultiple === true;
 }
 
+interface FieldDecoder {
+  slug: string;
+  column: string;
+  kind: ColumnKind;
+  legacyMulti: boolean;
+  blocks: boolean;
+}
+
+/** Per field list (a schema snapshot's collections never change): decoding a page of rows repeats none of this. */
+const decoders = new WeakMap<FieldInfo[], FieldDecoder[]>();
+
+function decodersOf(c: CollectionInfo): FieldDecoder[] {
+  let list = decoders.get(c.fields);
+  if (!list) {
+    list = valueFields(c).map((f) => ({
+      slug: f.slug,
+      column: f.column as string,
+      kind: COLUMN_KIND[f.type],
+      legacyMulti: isLegacyMulti(f),
+      blocks: f.type === 'blocks',
+    }));
+    decoders.set(c.fields, list);
+  }
+  return list;
+}
+
 export function decodeData(c: CollectionInfo, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of valueFields(c)) {
-    const raw = row[f.column as string];
-    if (isLegacyMulti(f)) {
-      out[f.slug] = typeof raw === 'string' ? decodeValue('json', raw) : (raw ?? null);
-      continue;
-    }
+  for (const f of decodersOf(c)) {
+    const raw = row[f.column];
+    if (f.legacyMulti) out[f.slug] = typeof raw === 'string' ? decodeValue('json', raw) : (raw ?? null);
     // A blocks field is never null (spec: it defaults to an empty array), whatever a row predating it holds.
-    out[f.slug] =
-      f.type === 'blocks' && (raw === null || raw === undefined) ? [] : decodeValue(COLUMN_KIND[f.type], raw);
+    else out[f.slug] = f.blocks && (raw === null || raw === undefined) ? [] : decodeValue(f.kind, raw);
   }
   return out;
 }
