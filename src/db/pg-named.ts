@@ -5,7 +5,8 @@ import type pg from 'pg';
  * The statements of `runShaped` are compiled once per shape; registering
  * their text here gives each a name, and every pooled client runs a named
  * text as a prepared statement: PostgreSQL parses and plans it once per
- * connection instead of on every request.
+ * connection instead of on every request. Every pooled client's `query` also
+ * runs in `pg`'s callback form (see `patch`), which leaves answers to die young.
  */
 const names = new Map<string, string>();
 let counter = 0;
@@ -23,6 +24,7 @@ export function nameStatement(text: string): void {
 }
 
 type Query = (...args: unknown[]) => Promise<unknown>;
+type Callback = (err: Error | null, result: unknown) => void;
 
 /** A PostgreSQL "cached plan must not change result type": a table changed under a prepared statement. */
 const isStalePlan = (err: unknown) =>
@@ -32,18 +34,34 @@ function patch(client: pg.PoolClient & { [PATCHED]?: true }): void {
   if (client[PATCHED]) return;
   client[PATCHED] = true;
   const query = client.query.bind(client) as Query;
+  /**
+   * Runs a query through `pg`'s callback form. Its promise form keeps each answer reachable long
+   * enough that the young-generation collector copies and then promotes it (every list page's rows
+   * went to the old generation, about 60 KB a query in a bare loop); the callback form leaves them
+   * to die young. See docs/decisions.md, "pg queries run in callback form".
+   */
+  const run = (config: string | pg.QueryConfig, values?: unknown) =>
+    new Promise<unknown>((resolve, reject) => {
+      const done: Callback = (err, result) => (err ? reject(err) : resolve(result));
+      if (values === undefined) query(config, done);
+      else query(config, values, done);
+    });
   (client as unknown as { query: Query }).query = async (text: unknown, values?: unknown, ...rest: unknown[]) => {
-    const name = typeof text === 'string' && rest.length === 0 ? names.get(text) : undefined;
-    if (!name) return query(text, values, ...rest);
+    // Anything but text with optional values (a query object, a cursor, a callback) goes to pg as given.
+    if (typeof text !== 'string' || rest.length > 0 || !(values === undefined || Array.isArray(values))) {
+      return query(text, values, ...rest);
+    }
+    const name = names.get(text);
+    if (!name) return run(text, values);
     try {
-      return await query({ name, text, values });
+      return await run({ name, text, values: values as unknown[] });
     } catch (err) {
       if (!isStalePlan(err)) throw err;
       // Another process changed the table under the plan: name the text anew and run it once more.
       // Inside a transaction PostgreSQL refuses the retry too (the transaction is aborted), as it
       // would have failed without names.
-      if (names.get(text as string) === name) nameStatement(text as string);
-      return query({ name: names.get(text as string), text, values });
+      if (names.get(text) === name) nameStatement(text);
+      return run({ name: names.get(text), text, values: values as unknown[] });
     }
   };
 }

@@ -51,4 +51,24 @@ describe.skipIf(!postgresAvailable)('named statements [postgres]', () => {
     expect(await prepared(db)).toHaveLength(2);
     await done();
   });
+
+  it('reject a failing statement with the database error, named or not, and keep the connection usable', async () => {
+    const { db, done } = await onePool();
+    const key = `test|${Math.random()}`;
+    const dup = () => sql`insert into t values ('1', 'again')`.execute(db);
+    await expect(dup()).rejects.toMatchObject({ code: '23505' });
+    const byA = () => (db as any).selectFrom('t').selectAll('t').where('t.a', '=', param('a'));
+    await runShaped(db, key, byA, { a: 'one' });
+    await expect(runShaped(db, key, byA, { a: 'x'.repeat(10) + '\u0000' })).rejects.toThrow();
+    // Kysely's transactions go through the same client calls: a rollback undoes the write.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`insert into t values ('2', 'two')`.execute(trx);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await runShaped(db, key, byA, { a: 'one' })).toEqual([{ id: '1', a: 'one' }]);
+    expect((await sql`select count(*)::int as n from t`.execute(db)).rows).toEqual([{ n: 1 }]);
+    await done();
+  });
 });
