@@ -49,6 +49,9 @@ const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postg
 const REUSE = process.env.BENCH_SEARCH_REUSE === '1';
 /** The service's `searchRankWindow` for this run (its default when unset). */
 const RANK_WINDOW = process.env.BENCH_SEARCH_RANK_WINDOW;
+/** The service's `searchHeadSize` and `searchHeadThreshold` for this run (their defaults when unset). */
+const HEAD_SIZE = process.env.BENCH_SEARCH_HEAD_SIZE;
+const HEAD_THRESHOLD = process.env.BENCH_SEARCH_HEAD_THRESHOLD;
 const VOCABULARY = 20_000;
 const RESULTS = fileURLToPath(new URL('./results/search-latest.json', import.meta.url));
 
@@ -103,6 +106,8 @@ async function open(db: 'sqlite' | 'postgres') {
     databaseUrl,
     logLevel: 'silent',
     ...(RANK_WINDOW ? { searchRankWindow: Number(RANK_WINDOW) } : {}),
+    ...(HEAD_SIZE ? { searchHeadSize: Number(HEAD_SIZE) } : {}),
+    ...(HEAD_THRESHOLD ? { searchHeadThreshold: Number(HEAD_THRESHOLD) } : {}),
   });
   const cms = await createCms({ config, database, scheduler: false, logger: createLogger('silent') });
   return {
@@ -405,6 +410,8 @@ async function main() {
     log(`| ${label} | ${results.map(f).join(' | ')} |`);
   row('entries', (r) => r.entries.toLocaleString('en'));
   if (RANK_WINDOW) row('ranking window', () => Number(RANK_WINDOW).toLocaleString('en'));
+  if (HEAD_SIZE) row('head list size', () => Number(HEAD_SIZE).toLocaleString('en'));
+  if (HEAD_THRESHOLD) row('head list threshold', () => Number(HEAD_THRESHOLD).toLocaleString('en'));
   row('index build (enable)', (r) => `${(r.buildMs / 1000).toFixed(1)} s`);
   row('full rebuild', (r) => `${(r.rebuildMs / 1000).toFixed(1)} s`);
   row('index size / entry table', (r) => `${mb(r.indexBytes)} / ${mb(r.entryTableBytes)}`);
@@ -430,7 +437,14 @@ async function main() {
   // Arrays of numbers on one line, as Biome formats them (bench/report.ts does the same).
   const rankWindow = RANK_WINDOW ? Number(RANK_WINDOW) : 'default';
   const json = JSON.stringify(
-    { at: new Date().toISOString(), loadavg: [load0, load1], rankWindow, results },
+    {
+      at: new Date().toISOString(),
+      loadavg: [load0, load1],
+      rankWindow,
+      headSize: HEAD_SIZE ?? 'default',
+      headThreshold: HEAD_THRESHOLD ?? 'default',
+      results,
+    },
     null,
     2,
   ).replace(/\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g, (_, list: string) => `[${list.split(/,\s*/).join(', ')}]`);

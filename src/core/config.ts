@@ -89,6 +89,8 @@ export const configSchema = z
     maxImagePixels: z.coerce.number().int().positive().default(DEFAULT_MAX_IMAGE_PIXELS),
     searchRebuildBatch: z.coerce.number().int().min(1).max(10_000).default(500),
     searchRankWindow: z.coerce.number().int().min(100).max(1_000_000).default(5_000),
+    searchHeadSize: z.coerce.number().int().min(2).max(10_000).default(100),
+    searchHeadThreshold: z.coerce.number().int().min(2).max(1_000_000).default(500),
     // Off unless set to 1/true: imports then may fetch from loopback and private networks (tests, local development).
     importAllowPrivateHosts: z
       .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
@@ -140,6 +142,10 @@ export interface CmsConfig {
   searchRebuildBatch: number;
   /** Matches a search ranks at most per collection (the best of them come first). */
   searchRankWindow: number;
+  /** Entries the head list of a common word keeps (its best for that word alone). */
+  searchHeadSize: number;
+  /** Documents a word (or prefix) must be found in, when an index is built, to get a head list. */
+  searchHeadThreshold: number;
   /** Imports may fetch media from loopback and private addresses (never link-local); off by default. */
   importAllowPrivateHosts: boolean;
   /** Entries one media usage indexing step (activation, repair) reads. */
@@ -173,6 +179,8 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_MAX_IMAGE_PIXELS: 'maxImagePixels',
   CMS_SEARCH_REBUILD_BATCH: 'searchRebuildBatch',
   CMS_SEARCH_RANK_WINDOW: 'searchRankWindow',
+  CMS_SEARCH_HEAD_SIZE: 'searchHeadSize',
+  CMS_SEARCH_HEAD_THRESHOLD: 'searchHeadThreshold',
   CMS_IMPORT_ALLOW_PRIVATE_HOSTS: 'importAllowPrivateHosts',
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
   CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
@@ -216,6 +224,8 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     maxImagePixels: v.maxImagePixels,
     searchRebuildBatch: v.searchRebuildBatch,
     searchRankWindow: v.searchRankWindow,
+    searchHeadSize: v.searchHeadSize,
+    searchHeadThreshold: v.searchHeadThreshold,
     importAllowPrivateHosts: v.importAllowPrivateHosts,
     mediaUsageBatch: v.mediaUsageBatch,
     sqliteCacheSize: v.sqliteCacheSize,

@@ -18,9 +18,9 @@ export interface SearchCollectionsTable {
   build_table: string | null;
   build_tokenizer: string | null;
   build_tiers: string | null;
-  /** `indexing` or `merging`. */
+  /** `indexing`, `merging` or `ranking`. */
   build_phase: string | null;
-  /** Last entry ID a rebuild step indexed. */
+  /** Last entry ID a rebuild step indexed (`ranking`: the last document handle visited). */
   build_cursor: string | null;
   build_done: number;
   build_total: number;

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isStorableText } from '../core/text.js';
-import { TOKENIZERS } from '../services/search/model.js';
+import { BUILD_PHASES, TOKENIZERS } from '../services/search/model.js';
 import { MAX_WEIGHT } from '../services/search/tiers.js';
 import { SlugParam } from './common.js';
 
@@ -152,14 +152,17 @@ export const CollectionSearchStatusSchema = z
     lastRebuildMs: z.number().nullable(),
     build: z
       .object({
-        phase: z.enum(['indexing', 'merging']),
+        phase: z.enum(BUILD_PHASES),
         done: z.number().int(),
         total: z.number().int(),
         startedAt: Instant,
         reason: z.string(),
       })
       .nullable()
-      .openapi({ description: 'Progress of a rebuild in progress' }),
+      .openapi({
+        description:
+          'Progress of a rebuild in progress: `indexing` counts entries, `merging` compacts the new index (SQLite), `ranking` counts documents as the lists of the best entries for common words are filled',
+      }),
   })
   .openapi('CollectionSearchStatus');
 

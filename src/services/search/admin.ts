@@ -4,7 +4,7 @@ import type { Kdb } from '../../db/connect.js';
 import type { CollectionInfo } from '../schema/model.js';
 import type { BuildOps, IndexDeps } from './build.js';
 import type { CollectionSearchStatus, Tokenizer } from './model.js';
-import { defaultSettings, lockCollection, readSettings, saveSettings } from './settings.js';
+import { defaultSettings, lockCollection, readSettings } from './settings.js';
 import { DEFAULT_WEIGHT, planTiers, searchableFields } from './tiers.js';
 
 export interface EnableInput {
@@ -109,7 +109,7 @@ export function adminOps(deps: IndexDeps, builds: BuildOps) {
       if (input.tokenizer) s.tokenizer = input.tokenizer;
       s.weights = { ...s.weights, ...weights };
       planTiers(searchableFields(target.fields), s.weights, null);
-      await saveSettings(trx, s, ctx.clock.now().toISOString());
+      await builds.saveSettings(trx, s, ctx.clock.now().toISOString());
     };
     if (c.supports.includes('search') !== on) {
       await deps.schema.collections.setSupport(actor, c.slug, 'search', on, {
@@ -124,6 +124,7 @@ export function adminOps(deps: IndexDeps, builds: BuildOps) {
         await builds.reconcile(trx, fresh.id, fresh, { reason: 'settings changed' });
       });
     }
+    deps.settings.forget();
     await builds.advance(c.id, REQUEST_BUDGET_MS);
     return report(c);
   }

@@ -4,6 +4,7 @@ import type { SchemaService } from '../schema/index.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { countEntries, documentsOf, loadChunk, loadEntries } from './documents.js';
 import { indexTableName, type SearchEngine } from './engine.js';
+import { addDocuments, finishHeads, type HeadSettings, headsStale, readHeadMeta, startHeads } from './heads.js';
 import type { IndexShape } from './model.js';
 import {
   defaultSettings,
@@ -11,9 +12,10 @@ import {
   lockCollection,
   readSettings,
   type SearchSettings,
-  saveSettings,
+  type SettingsCache,
+  saveSettings as storeSettings,
 } from './settings.js';
-import { needsRebuild, planTiers, searchableFields } from './tiers.js';
+import { needsRebuild, planTiers, searchableFields, tierWeightsOf } from './tiers.js';
 
 export interface IndexDeps {
   ctx: ServiceContext;
@@ -23,6 +25,10 @@ export interface IndexDeps {
   batch: number;
   /** Matches a query ranks at most per collection. */
   rankWindow: number;
+  /** Head lists of common words (heads.ts). */
+  heads: HeadSettings;
+  /** Settings as searches read them (forgotten whenever they are saved here). */
+  settings: SettingsCache;
 }
 
 export interface ReconcileOptions {
@@ -48,6 +54,11 @@ const CATCH_UP_MARGIN_MS = 60_000;
 export function buildOps(deps: IndexDeps) {
   const { ctx, engine } = deps;
 
+  async function saveSettings(trx: Kdb, s: SearchSettings, at: string): Promise<void> {
+    await storeSettings(trx, s, at);
+    deps.settings.forget();
+  }
+
   async function dropTables(trx: Kdb, s: SearchSettings): Promise<void> {
     if (s.build) await engine.drop(trx, s.build.table);
     if (s.index) await engine.drop(trx, s.index.table);
@@ -58,7 +69,8 @@ export function buildOps(deps: IndexDeps) {
   /**
    * One step of the build in progress; returns true when the build finished.
    * Indexing steps write `batch` entries each; then merging steps let the
-   * engine compact what the steps wrote (bounded work each); the last one
+   * engine compact what the steps wrote (bounded work each); ranking steps fill
+   * the head lists of common words, `batch` documents each; the last one
    * catches up with writes that missed the new table and swaps.
    */
   async function step(trx: Kdb, c: CollectionInfo, s: SearchSettings): Promise<boolean> {
@@ -73,7 +85,16 @@ export function buildOps(deps: IndexDeps) {
       if (chunk.ids.length < deps.batch) b.phase = 'merging';
       return false;
     }
-    if (!(await engine.compact(trx, b.table))) return false;
+    if (b.phase === 'merging') {
+      if (!(await engine.compact(trx, b.table))) return false;
+      b.phase = 'ranking';
+      b.cursor = null;
+      // Substring indexes have no head lists; a table of an older layout (a build an earlier release
+      // started) has none either and is rebuilt by the worker.
+      if (b.tokenizer !== 'trigram' && !(await engine.outdated(trx, b.table))) return false;
+    } else if (!(await rankingStep(trx, s, b))) {
+      return false;
+    }
     await catchUp(trx, c, b);
     const finished = now(deps);
     await engine.built(trx, b.table);
@@ -82,6 +103,36 @@ export function buildOps(deps: IndexDeps) {
     s.build = null;
     s.lastRebuildAt = finished;
     s.lastRebuildMs = Math.max(0, Date.parse(finished) - Date.parse(b.startedAt));
+    return true;
+  }
+
+  /**
+   * A step of the head lists' build: the first chooses the common keys (and
+   * ends it when there are none, as in any small collection); the others add
+   * `batch` documents each, in handle order. Entry writes meanwhile add their
+   * own documents (heads.ts), so a document a step has passed stays listed.
+   */
+  async function rankingStep(trx: Kdb, s: SearchSettings, b: NonNullable<SearchSettings['build']>): Promise<boolean> {
+    if (b.tokenizer === 'trigram') return true;
+    if (b.cursor === null) {
+      const weights = tierWeightsOf(b.tiers, s.weights);
+      const keys = await startHeads(trx, ctx.dialect, b.table, engine.heads, b.tokenizer, weights, deps.heads);
+      if (!keys) {
+        await finishHeads(trx, ctx.dialect, b.table);
+        return true;
+      }
+      b.cursor = '0';
+      b.done = 0;
+      b.total = (await engine.stats(trx, b.table)).documents;
+      return false;
+    }
+    const meta = await readHeadMeta(trx, b.table);
+    const docs = await engine.heads.tokensAfter(trx, b.table, b.tokenizer, Number(b.cursor), deps.batch);
+    if (meta) await addDocuments(trx, ctx.dialect, b.table, engine.heads, meta, docs);
+    b.cursor = String(docs.at(-1)?.doc ?? b.cursor);
+    b.done += docs.length;
+    if (docs.length === deps.batch) return false;
+    await finishHeads(trx, ctx.dialect, b.table);
     return true;
   }
 
@@ -127,6 +178,11 @@ export function buildOps(deps: IndexDeps) {
     if (total <= deps.batch) while (!(await step(trx, c, s)));
   }
 
+  async function listsStale(trx: Kdb, shape: IndexShape, s: SearchSettings): Promise<boolean> {
+    if (shape.tokenizer === 'trigram' || (await engine.outdated(trx, shape.table))) return false;
+    return headsStale(trx, shape.table, tierWeightsOf(shape.tiers, s.weights));
+  }
+
   /**
    * Bring a collection's index in line with its schema and settings, inside
    * `trx` (an entry write, a schema change or a settings change): create,
@@ -158,9 +214,11 @@ export function buildOps(deps: IndexDeps) {
       shape.tokenizer === target.tokenizer &&
       !needsRebuild(shape.tiers, target.tiers, opts.emptyFields);
     if (!opts.force && (s.build ? fits(s.build) : fits(s.index))) {
-      // Same documents: only the tier map grows (a new empty field) or weights moved.
-      if (s.build) s.build.tiers = target.tiers;
-      else if (s.index) s.index.tiers = target.tiers;
+      // Same documents: only the tier map grows (a new empty field) or weights moved; moved weights
+      // choose other entries for the head lists, which a rebuild refreshes.
+      const shape = s.build ?? s.index!;
+      shape.tiers = target.tiers;
+      if (await listsStale(trx, shape, s)) await startBuild(trx, c, s, target, 'weights changed');
     } else {
       await startBuild(trx, c, s, target, opts.reason);
     }
@@ -185,11 +243,13 @@ export function buildOps(deps: IndexDeps) {
         await saveSettings(trx, s, now(deps));
         return done;
       });
+      // Searches read the settings again once the step is visible.
+      deps.settings.forget();
       if (finished || Date.now() - started >= budgetMs) return;
     }
   }
 
-  return { reconcile, advance, step };
+  return { reconcile, advance, step, saveSettings };
 }
 
 export type BuildOps = ReturnType<typeof buildOps>;

@@ -1,6 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { assertIndexTable, type RankRequest, type SearchEngine } from './engine.js';
+import { postgresHeads, tokensOf } from './engine-postgres-heads.js';
+import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
 import { TIERS, type Tier } from './model.js';
 import { pgMarker } from './pg-lexemes.js';
 import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
@@ -20,7 +22,7 @@ import { substringSnippet } from './snippet.js';
  */
 const WEIGHT_LETTER: Record<Tier, string> = { a: 'A', b: 'B', c: 'C', d: 'D' };
 const SUGGEST_CANDIDATES = 50;
-/** Index tables known to have the current layout (see `outdated`). */
+/** Index tables known to have the current layout: head lists, and for word indexes the title prefix index. */
 const current = new Set<string>();
 /** LIKE pattern of text at the start (backslash escapes the wildcards). */
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -47,7 +49,30 @@ export function postgresEngine(): SearchEngine {
     return trigramOps;
   };
 
+  async function outdated(db: Kdb, table: string): Promise<boolean> {
+    // Word indexes built before title-start suggestions lack the title prefix index; indexes built
+    // before head lists lack their tables.
+    if (current.has(table)) return false;
+    const { rows } = await sql<{
+      base: string | null;
+      tsv: string | null;
+      prefix: string | null;
+      heads: string | null;
+    }>`
+      select to_regclass(${table})::text as base, to_regclass(${`${table}_tsv`})::text as tsv,
+        to_regclass(${`${table}_tprefix`})::text as prefix, to_regclass(${`${table}_hmeta`})::text as heads`.execute(
+      db,
+    );
+    const r = rows[0];
+    if (!r?.base) return false;
+    const old = (!!r.tsv && !r.prefix) || !r.heads;
+    if (!old) current.add(table);
+    return old;
+  }
+
   return {
+    heads: postgresHeads,
+
     async supports(db, tokenizer) {
       if (tokenizer !== 'trigram') return true;
       trigramOps = null;
@@ -55,11 +80,15 @@ export function postgresEngine(): SearchEngine {
     },
 
     async create(trx, table, tokenizer) {
+      // `doc`: a compact handle of each document for the head lists.
       await sql`create table ${id(table)} (
+        doc bigint generated always as identity,
         entry_id text not null, version bigint not null, live boolean not null, current boolean not null,
         locale text not null, status text not null, slug text, title text not null,
         tsv tsvector, ttsv tsvector, alltext text)`.execute(trx);
       await sql`create index ${sql.id(`${table}_entry`)} on ${id(table)} (entry_id)`.execute(trx);
+      await sql`create unique index ${sql.id(`${table}_doc`)} on ${id(table)} (doc)`.execute(trx);
+      await createHeadTables(trx, 'postgres', table);
       await sql`create table ${textOf(table)} (
         entry_id text not null, live boolean not null,
         a text not null, b text not null, c text not null, d text not null,
@@ -88,17 +117,7 @@ export function postgresEngine(): SearchEngine {
       }
     },
 
-    async outdated(db, table) {
-      // Word indexes built before title-start suggestions lack the title prefix index.
-      if (current.has(table)) return false;
-      const { rows } = await sql<{ tsv: string | null; prefix: string | null }>`
-        select to_regclass(${`${table}_tsv`})::text as tsv, to_regclass(${`${table}_tprefix`})::text as prefix`.execute(
-        db,
-      );
-      const old = !!rows[0]?.tsv && !rows[0]?.prefix;
-      if (!old) current.add(table);
-      return old;
-    },
+    outdated,
 
     async compact() {
       return true;
@@ -110,22 +129,39 @@ export function postgresEngine(): SearchEngine {
         await sql`select gin_clean_pending_list(to_regclass(${`${table}_${suffix}`}))
           where to_regclass(${`${table}_${suffix}`}) is not null`.execute(trx);
       }
+      // Head lists were written document by document: stored in list order, a list is a few pages.
+      // (A build an earlier release started has none; the worker rebuilds it.)
+      if (!(await outdated(trx, table))) {
+        await sql`cluster ${sql.id(`${table}_heads`)} using ${sql.id(`${table}_heads_pkey`)}`.execute(trx);
+        await sql`analyze ${sql.id(`${table}_heads`)}`.execute(trx);
+      }
       // Fresh tables have no statistics: without them the planner scans instead of using GIN.
       await sql`analyze ${id(table)}`.execute(trx);
       await sql`analyze ${textOf(table)}`.execute(trx);
     },
 
     async drop(trx, table) {
+      await dropHeadTables(trx, table);
+      current.delete(table);
       await sql`drop table if exists ${id(table)}`.execute(trx);
       await sql`drop table if exists ${textOf(table)}`.execute(trx);
     },
 
     async write(trx, table, tokenizer, entryIds, docs) {
       if (!entryIds.length) return;
-      await sql`with gone as (delete from ${id(table)} where entry_id = any(${entryIds}))
-        delete from ${textOf(table)} where entry_id = any(${entryIds})`.execute(trx);
-      if (!docs.length) return;
       const words = tokenizer !== 'trigram';
+      const heads = words && !(await outdated(trx, table)) ? await readHeadMeta(trx, table) : null;
+      const { rows: gone } = await sql<{ doc: number }>`
+        with texts as (delete from ${textOf(table)} where entry_id = any(${entryIds}))
+        delete from ${id(table)} where entry_id = any(${entryIds}) ${heads ? sql`returning doc` : sql``}`.execute(trx);
+      if (heads) {
+        await removeDocuments(
+          trx,
+          table,
+          gone.map((g) => Number(g.doc)),
+        );
+      }
+      if (!docs.length) return;
       const payload = JSON.stringify(
         docs.map((d) => ({
           entry_id: d.entryId,
@@ -159,7 +195,14 @@ export function postgresEngine(): SearchEngine {
       const titleVector = words ? sql`to_tsvector('cms_simple', v.wt)` : sql`null::tsvector`;
       const alltext = words ? sql`null::text` : sql`concat_ws(E'\\n', v.a, v.b, v.c, v.d)`;
       // One statement for both tables: entry writes pay one round trip for the documents.
-      await sql`with v as (
+      const inserted = await sql<{
+        doc: number;
+        entry_id: string;
+        locale: string;
+        live: boolean;
+        current: boolean;
+        tsv: string;
+      }>`with v as (
           select * from jsonb_to_recordset(${payload}::jsonb) as v(
             entry_id text, version bigint, live boolean, current boolean, locale text, status text, slug text,
             title text, a text, b text, c text, d text, wa text, wb text, wc text, wd text, wt text)
@@ -169,7 +212,11 @@ export function postgresEngine(): SearchEngine {
         insert into ${id(table)} (entry_id, version, live, current, locale, status, slug, title, tsv, ttsv, alltext)
         select v.entry_id, v.version, v.live, v.current, v.locale, v.status, v.slug, v.title,
           ${vector}, ${titleVector}, ${alltext}
-        from v`.execute(trx);
+        from v
+        ${heads ? sql`returning doc, entry_id, locale, live, current, tsv::text as tsv` : sql``}`.execute(trx);
+      if (heads) {
+        await addDocuments(trx, 'postgres', table, postgresHeads, heads, inserted.rows.map(tokensOf));
+      }
     },
 
     async stale(db, table, entryTable, since) {

@@ -1,7 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { Kdb } from '../../db/connect.js';
 import { assertIndexTable, type Keyset, MARK_CLOSE, MARK_OPEN, type RankRequest, type SearchEngine } from './engine.js';
+import { createVocab, sqliteHeads, vocabOf } from './engine-sqlite-heads.js';
 import { writeLegacy } from './engine-sqlite-legacy.js';
+import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
 import { TIERS, type Tokenizer } from './model.js';
+import { FTS_TOKENIZE, TITLE_TOKENIZE } from './sqlite-tokenizers.js';
+import { documentTokens } from './sqlite-tokens.js';
+
+export { FTS_TOKENIZE, TITLE_TOKENIZE };
+
 import { forTrigrams, forWords, type ParsedQuery, type Unit } from './query.js';
 
 /**
@@ -14,27 +22,33 @@ import { forTrigrams, forWords, type ParsedQuery, type Unit } from './query.js';
  * carrying a kilobyte of text each cost one page read per match.
  */
 
-// ASCII symbols FTS5 would otherwise keep inside words; PostgreSQL's parser splits on them.
-const SEPARATORS = "separators '$+<=>^`|~'";
-export const FTS_TOKENIZE: Record<Tokenizer, string> = {
-  'porter unicode61': `porter unicode61 remove_diacritics 2 ${SEPARATORS}`,
-  unicode61: `unicode61 remove_diacritics 2 ${SEPARATORS}`,
-  trigram: 'trigram',
-};
-/** Titles are matched by word prefix without stemming (or by substring for trigram indexes). */
-export const TITLE_TOKENIZE: Record<Tokenizer, string> = {
-  'porter unicode61': FTS_TOKENIZE.unicode61,
-  unicode61: FTS_TOKENIZE.unicode61,
-  trigram: 'trigram',
-};
-
 const SNIPPET_TOKENS = 24;
 /** Pages of index written per compaction step (4 KiB each). */
 const MERGE_PAGES = 2_000;
 const SUGGEST_CANDIDATES = 50;
 const PREFIXES = '2 3 4';
-/** Index tables known to have the current layout (a table never changes layout; see `outdated`). */
-const current = new Set<string>();
+
+/**
+ * Storage layouts, oldest first: 1 kept the texts inside `<t>_docs`; 2 moved
+ * them to `<t>_text` and indexes prefixes up to 4 letters; 3 adds the head
+ * lists (heads.ts). Older ones keep serving and following writes until the
+ * background worker has rebuilt them (`outdated`). A table never changes layout.
+ */
+type Layout = 1 | 2 | 3;
+const layouts = new Map<string, Layout>();
+
+async function layoutOf(db: Kdb, table: string): Promise<Layout | null> {
+  const known = layouts.get(table);
+  if (known) return known;
+  const { rows } = await sql<{ name: string; sql: string }>`select name, sql from sqlite_schema
+    where name in (${table}, ${`${table}_hmeta`})`.execute(db);
+  const fts = rows.find((r) => r.name === table);
+  if (!fts) return null;
+  const second = fts.sql.includes(`content='${table}_text'`) && fts.sql.includes(PREFIXES);
+  const layout: Layout = !second ? 1 : rows.some((r) => r.name === `${table}_hmeta`) ? 3 : 2;
+  layouts.set(table, layout);
+  return layout;
+}
 
 const id = (name: string) => sql.id(assertIndexTable(name));
 const docsOf = (t: string) => sql.id(`${assertIndexTable(t)}_docs`);
@@ -68,6 +82,8 @@ function keysetSql(k: Keyset | null): RawBuilder<unknown> {
 }
 
 export const sqliteEngine: SearchEngine = {
+  heads: sqliteHeads,
+
   async supports() {
     return true;
   },
@@ -87,14 +103,13 @@ export const sqliteEngine: SearchEngine = {
     await sql`create virtual table ${titleOf(table)} using fts5(title,
       content=${sql.lit(`${table}_docs`)}, content_rowid='rowid', tokenize=${sql.lit(TITLE_TOKENIZE[tokenizer])},
       prefix=${sql.lit(PREFIXES)})`.execute(trx);
+    await createVocab(trx, table);
+    await createHeadTables(trx, 'sqlite', table);
   },
 
   async outdated(db, table) {
-    if (current.has(table)) return false;
-    const { rows } = await sql<{ sql: string }>`select sql from sqlite_schema where name = ${table}`.execute(db);
-    const ok = !!rows[0] && rows[0].sql.includes(`content='${table}_text'`) && rows[0].sql.includes(PREFIXES);
-    if (ok) current.add(table);
-    return !ok && !!rows[0];
+    const layout = await layoutOf(db, table);
+    return layout !== null && layout < 3;
   },
 
   async compact(trx, table) {
@@ -118,18 +133,31 @@ export const sqliteEngine: SearchEngine = {
   },
 
   async drop(trx, table) {
+    await dropHeadTables(trx, table);
+    await sql`drop table if exists ${vocabOf(table)}`.execute(trx);
+    layouts.delete(table);
     await sql`drop table if exists ${titleOf(table)}`.execute(trx);
     await sql`drop table if exists ${id(table)}`.execute(trx);
     await sql`drop table if exists ${docsOf(table)}`.execute(trx);
     await sql`drop table if exists ${textOf(table)}`.execute(trx);
   },
 
-  async write(trx, table, _tokenizer, entryIds, docs) {
+  async write(trx, table, tokenizer, entryIds, docs) {
     if (!entryIds.length) return;
-    // An index of the previous layout (texts inside `<t>_docs`) is still written while its replacement builds.
-    if (await sqliteEngine.outdated(trx, table)) return writeLegacy(trx, table, entryIds, docs);
+    const layout = await layoutOf(trx, table);
+    // An index of the first layout (texts inside `<t>_docs`) is still written while its replacement builds.
+    if (layout === 1) return writeLegacy(trx, table, entryIds, docs);
+    const heads = layout === 3 ? await readHeadMeta(trx, table) : null;
     const ids = sql.join(entryIds);
     const rowids = sql`select rowid from ${docsOf(table)} where entry_id in (${ids})`;
+    if (heads) {
+      const { rows: old } = await sql<{ rowid: number }>`${rowids}`.execute(trx);
+      await removeDocuments(
+        trx,
+        table,
+        old.map((r) => Number(r.rowid)),
+      );
+    }
     // External-content FTS5: remove the old terms with the exact text they were indexed from.
     await sql`insert into ${id(table)} (${id(table)}, rowid, a, b, c, d)
       select 'delete', rowid, a, b, c, d from ${textOf(table)} where rowid in (${rowids})`.execute(trx);
@@ -159,6 +187,22 @@ export const sqliteEngine: SearchEngine = {
     await sql`insert into ${titleOf(table)} (rowid, title) select rowid, title from ${docsOf(table)} where ${range}`.execute(
       trx,
     );
+    if (heads && tokenizer !== 'trigram') {
+      const tokens = await documentTokens(
+        trx,
+        tokenizer,
+        FTS_TOKENIZE[tokenizer],
+        docs.map((d, i) => ({
+          rowid: first + i,
+          entry: d.entryId,
+          locale: d.locale,
+          live: d.live,
+          current: d.current,
+          text: d.text,
+        })),
+      );
+      await addDocuments(trx, 'sqlite', table, sqliteHeads, heads, tokens);
+    }
   },
 
   async stale(db, table, entryTable, since) {

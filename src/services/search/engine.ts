@@ -1,4 +1,5 @@
 import type { Kdb } from '../../db/connect.js';
+import type { HeadEngine } from './heads.js';
 import type { SearchDoc, Tier, Tokenizer, Visibility } from './model.js';
 import type { ParsedQuery } from './query.js';
 
@@ -77,6 +78,8 @@ export interface SuggestRow {
 
 /** The few operations that differ between SQLite (FTS5) and PostgreSQL (tsvector, pg_trgm). */
 export interface SearchEngine {
+  /** Head lists of common keys (heads.ts): this engine's tokens, terms and scores. */
+  heads: HeadEngine;
   /** Can this database build an index with the tokenizer? (trigram needs pg_trgm on PostgreSQL.) */
   supports(db: Kdb, tokenizer: Tokenizer): Promise<boolean>;
   create(trx: Kdb, table: string, tokenizer: Tokenizer): Promise<void>;

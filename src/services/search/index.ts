@@ -7,6 +7,7 @@ import { postgresEngine } from './engine-postgres.js';
 import { sqliteEngine } from './engine-sqlite.js';
 import { listenerOps } from './listeners.js';
 import { readOps } from './read.js';
+import { settingsCache } from './settings.js';
 import { workerOps } from './worker.js';
 
 export type { BuildReport, EnableInput } from './admin.js';
@@ -28,6 +29,8 @@ export function createSearchService(
     engine: ctx.dialect === 'postgres' ? postgresEngine() : sqliteEngine,
     batch: ctx.config.searchRebuildBatch,
     rankWindow: ctx.config.searchRankWindow,
+    heads: { size: ctx.config.searchHeadSize, threshold: ctx.config.searchHeadThreshold },
+    settings: settingsCache(),
   };
   const builds = buildOps(deps);
   const listeners = listenerOps(deps, builds);

@@ -72,9 +72,15 @@ export interface Suggestion {
 
 export type IndexState = 'disabled' | 'ready' | 'building';
 
+export const BUILD_PHASES = ['indexing', 'merging', 'ranking'] as const;
+export type BuildPhase = (typeof BUILD_PHASES)[number];
+
 export interface BuildProgress {
-  /** `indexing` entries, then `merging` the new index before it replaces the old one. */
-  phase: 'indexing' | 'merging';
+  /**
+   * `indexing` entries, then `merging` the new index, then `ranking`: the head lists of common words
+   * are filled (done/total count documents then), before the new index replaces the old one.
+   */
+  phase: BuildPhase;
   done: number;
   total: number;
   startedAt: string;

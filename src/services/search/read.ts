@@ -4,6 +4,9 @@ import type { CollectionInfo } from '../schema/model.js';
 import type { IndexDeps } from './build.js';
 import { decodeCursor, encodeCursor, fingerprint, keysetFor, type SearchPosition } from './cursor.js';
 import type { Candidate, RankRequest } from './engine.js';
+import { singleWord } from './head-keys.js';
+import { readHeadMeta } from './heads.js';
+import { rankFromHeads } from './heads-rank.js';
 import type { SearchHit, SearchResult, Suggestion, Visibility } from './model.js';
 import { passageWindow } from './passage-window.js';
 import { charCount, parseQuery } from './query.js';
@@ -86,7 +89,7 @@ export function readOps(deps: IndexDeps) {
     } else {
       list = [...snap.collections.values()].filter((c) => c.supports.includes('search'));
     }
-    const settings = await readAllSettings(
+    const settings = await deps.settings.read(
       ctx.db,
       list.map((c) => c.id),
     );
@@ -111,11 +114,34 @@ export function readOps(deps: IndexDeps) {
     };
   }
 
+  /**
+   * A one-word (or one-prefix) query on a word common in the collection is
+   * ranked from its head list; null sends the query to the engine.
+   */
+  async function fromHeads(req: RankRequest): Promise<Candidate[] | null> {
+    const one = req.tokenizer === 'trigram' ? null : singleWord(req.query);
+    if (!one || (await engine.outdated(ctx.db, req.table))) return null;
+    const meta = await readHeadMeta(ctx.db, req.table);
+    if (!meta?.ready) return null;
+    const key = await engine.heads.queryKey(ctx.db, req.tokenizer, one.word, one.prefix);
+    if (!key) return null;
+    return rankFromHeads(ctx.db, engine.heads, {
+      table: req.table,
+      key,
+      locale: req.locale,
+      visibility: req.visibility,
+      weights: req.tierWeights,
+      after: req.after,
+      limit: req.limit,
+    });
+  }
+
   async function retrying<T>(t: Target, run: (t: Target) => Promise<T>): Promise<T> {
     try {
       return await run(t);
     } catch (err) {
       if (!isMissingTable(err)) throw err;
+      deps.settings.forget();
       const fresh = (await readAllSettings(ctx.db, [t.c.id])).get(t.c.id);
       if (!fresh || !(fresh.index || fresh.build)) throw err;
       return run({ c: t.c, s: fresh });
@@ -144,7 +170,8 @@ export function readOps(deps: IndexDeps) {
           after: keysetFor(tt.c.slug, position),
           limit: limit + 1,
         });
-        for (const cand of await engine.rank(ctx.db, req)) ranked.push({ t: tt, req, cand });
+        const found = (await fromHeads(req)) ?? (await engine.rank(ctx.db, req));
+        for (const cand of found) ranked.push({ t: tt, req, cand });
       });
     }
     ranked.sort(

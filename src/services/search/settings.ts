@@ -2,7 +2,14 @@ import { sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { SearchCollectionsTable } from '../../db/tables-search.js';
-import { DEFAULT_TOKENIZER, type IndexShape, type TierMap, type Tokenizer } from './model.js';
+import {
+  BUILD_PHASES,
+  type BuildPhase,
+  DEFAULT_TOKENIZER,
+  type IndexShape,
+  type TierMap,
+  type Tokenizer,
+} from './model.js';
 
 /** A collection's search settings and index state (one `_cms_search_collections` row). */
 export interface SearchSettings {
@@ -20,9 +27,9 @@ export interface SearchSettings {
 }
 
 export interface BuildState extends IndexShape {
-  /** `indexing` entries in ID order, then `merging` what the steps wrote, then the swap. */
-  phase: 'indexing' | 'merging';
-  /** Last entry ID indexed; null before the first step. */
+  /** `indexing` entries in ID order, then `merging` what the steps wrote, then `ranking` (head lists), then the swap. */
+  phase: BuildPhase;
+  /** Last entry ID indexed (`ranking`: the last document handle visited); null before the phase's first step. */
   cursor: string | null;
   done: number;
   total: number;
@@ -46,7 +53,9 @@ function fromRow(r: SearchCollectionsTable): SearchSettings {
           table: r.build_table,
           tokenizer: r.build_tokenizer as Tokenizer,
           tiers: tiersOf(r.build_tiers),
-          phase: r.build_phase === 'merging' ? 'merging' : 'indexing',
+          phase: (BUILD_PHASES as readonly string[]).includes(r.build_phase ?? '')
+            ? (r.build_phase as BuildPhase)
+            : 'indexing',
           cursor: r.build_cursor,
           done: Number(r.build_done),
           total: Number(r.build_total),
@@ -87,6 +96,45 @@ export async function readAllSettings(db: Kdb, collectionIds?: string[]): Promis
   if (collectionIds) q = q.where('collection_id', 'in', collectionIds);
   return new Map((await q.execute()).map((r) => [r.collection_id, fromRow(r)]));
 }
+
+/** How long searches reuse settings they read: another process's change shows within this. */
+export const SETTINGS_TTL_MS = 1_000;
+
+/**
+ * Settings as searches read them, kept `SETTINGS_TTL_MS` so a search costs no
+ * statement for them; this process forgets them whenever it saves any (and
+ * once the saving transaction is over). A search that meets a table a newer
+ * build dropped reads them afresh (read.ts).
+ */
+export function settingsCache() {
+  let kept = new Map<string, SearchSettings | null>();
+  let at = 0;
+  return {
+    async read(db: Kdb, collectionIds: string[]): Promise<Map<string, SearchSettings>> {
+      const now = Date.now();
+      if (now - at > SETTINGS_TTL_MS) {
+        kept = new Map();
+        at = now;
+      }
+      const missing = collectionIds.filter((id) => !kept.has(id));
+      if (missing.length) {
+        const found = await readAllSettings(db, missing);
+        for (const id of missing) kept.set(id, found.get(id) ?? null);
+      }
+      const out = new Map<string, SearchSettings>();
+      for (const id of collectionIds) {
+        const s = kept.get(id);
+        if (s) out.set(id, s);
+      }
+      return out;
+    },
+    forget(): void {
+      kept = new Map();
+    },
+  };
+}
+
+export type SettingsCache = ReturnType<typeof settingsCache>;
 
 export async function saveSettings(db: Kdb, s: SearchSettings, now: string): Promise<void> {
   const values = {

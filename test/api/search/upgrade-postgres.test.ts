@@ -18,8 +18,18 @@ describeEachDialect('search index storage upgrades on PostgreSQL', (dialect) => 
     const cms = await testCms(dialect);
     await articles(cms);
     const id = await published(cms, { title: 'Quokka island', body: 'marsupial' });
-    const table = await indexTable(cms);
-    await sql`drop index ${sql.id(`${table}_tprefix`)}`.execute(cms.database.db);
+    // The index as that release stored it (no title prefix index, no head lists), under a name this
+    // process has not seen yet, as after an upgrade.
+    const current = await indexTable(cms);
+    const table = current.replace(/_\d+$/, '_90');
+    await cms.database.db.transaction().execute(async (trx) => {
+      await sql`drop index ${sql.id(`${current}_tprefix`)}`.execute(trx);
+      for (const t of ['heads', 'hkeys', 'hfloors', 'hmeta'])
+        await sql`drop table ${sql.id(`${current}_${t}`)}`.execute(trx);
+      await sql`alter table ${sql.id(current)} rename to ${sql.id(table)}`.execute(trx);
+      await sql`alter table ${sql.id(`${current}_text`)} rename to ${sql.id(`${table}_text`)}`.execute(trx);
+      await sql`update _cms_search_collections set index_table = ${table}, generation = 90`.execute(trx);
+    });
     // The old index keeps answering until the rebuild swaps it out.
     expect(await ids(cms, 'quokka')).toEqual([id]);
     await cms.services.search.worker.runOnce();

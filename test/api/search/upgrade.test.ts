@@ -42,13 +42,15 @@ describeEachDialect('search index storage upgrades', (dialect) => {
     async () => {
       const cms = await testCms(dialect);
       await articles(cms);
-      const table = await indexTable(cms);
-      // The tables as the first layout had them: the texts inside `<t>_docs`, two prefix lengths.
+      const current = await indexTable(cms);
+      // The tables as the first layout had them (the texts inside `<t>_docs`, two prefix lengths), under
+      // a name this process has not seen yet, as after an upgrade.
+      const table = current.replace(/_\d+$/, '_90');
+      const old = await tableNames(cms, current);
       await cms.database.db.transaction().execute(async (trx) => {
-        for (const t of [`${table}_title`, table, `${table}_docs`, `${table}_text`]) {
-          await sql`drop table if exists ${sql.id(t)}`.execute(trx);
-        }
+        for (const t of old) await sql`drop table if exists ${sql.id(t)}`.execute(trx);
         await createLegacy(trx, table, FTS_TOKENIZE['porter unicode61'], TITLE_TOKENIZE['porter unicode61']);
+        await sql`update _cms_search_collections set index_table = ${table}, generation = 90`.execute(trx);
       });
       expect(await tableNames(cms, table)).not.toContain(`${table}_text`);
 

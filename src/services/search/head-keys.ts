@@ -1,0 +1,95 @@
+import type { Tier } from './model.js';
+import { forWords, type ParsedQuery } from './query.js';
+
+/**
+ * Keys of the head lists (see heads.ts): what a one-unit query asks the index
+ * for, computed from a document's tokens exactly as its engine stored them.
+ *
+ *   term      a term as indexed (stemmed under `porter unicode61`): `run`
+ *   prefix    3 or 4 leading characters of terms, for `run*`, `runn*`: `run*`
+ *
+ * A term is letters, digits and marks only (both engines split on anything
+ * else), so a key ending in `*` is always a prefix.
+ */
+export const MIN_PREFIX = 3;
+export const MAX_PREFIX = 4;
+
+const TIER_INDEX: Record<Tier, number> = { a: 0, b: 1, c: 2, d: 3 };
+
+/** A document's tokens as its engine indexed them. */
+export interface DocTokens {
+  /** The engine's document handle (SQLite rowid of `<t>_docs`, PostgreSQL `doc` of `<t>`). */
+  doc: number;
+  /** The entry the document is of. */
+  entry: string;
+  locale: string;
+  live: boolean;
+  current: boolean;
+  /** Tokens counted for ranking (bm25's and ts_rank_cd's document length). */
+  length: number;
+  /** Each token: its term and the tier (weight class) it was indexed in. */
+  terms: string[];
+  tiers: Tier[];
+}
+
+/** Occurrences per tier (a, b, c, d). */
+export type TierCounts = [number, number, number, number];
+
+export const prefixKey = (prefix: string) => `${prefix}*`;
+export const isPrefixKey = (key: string) => key.endsWith('*');
+
+/** Every key of a document (or those of `only`) with its occurrences per tier. */
+export function keyCounts(doc: DocTokens, only?: ReadonlySet<string>): Map<string, TierCounts> {
+  const out = new Map<string, TierCounts>();
+  const add = (key: string, tier: number) => {
+    if (only && !only.has(key)) return;
+    let c = out.get(key);
+    if (!c) {
+      c = [0, 0, 0, 0];
+      out.set(key, c);
+    }
+    c[tier]++;
+  };
+  for (let i = 0; i < doc.terms.length; i++) {
+    const term = doc.terms[i];
+    const tier = TIER_INDEX[doc.tiers[i]];
+    add(term, tier);
+    // Prefixes in code points, as the engines count characters.
+    const chars = [...term];
+    for (let n = MIN_PREFIX; n <= Math.min(MAX_PREFIX, chars.length); n++)
+      add(prefixKey(chars.slice(0, n).join('')), tier);
+  }
+  return out;
+}
+
+/**
+ * The key of a one-word query, given the term its engine made of the word:
+ * the term itself, or for `word*` the prefix key when the term is 3 or 4
+ * characters long (null otherwise: such prefixes have no head list).
+ */
+export function queryKey(term: string, prefix: boolean): string | null {
+  if (!prefix) return term;
+  const n = [...term].length;
+  return n >= MIN_PREFIX && n <= MAX_PREFIX ? prefixKey(term) : null;
+}
+
+/** Document frequencies of prefix keys, from those of terms (an upper bound: a document may hold several). */
+export function prefixFrequencies(terms: Iterable<[string, number]>, cap: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [term, df] of terms) {
+    const chars = [...term];
+    for (let n = MIN_PREFIX; n <= Math.min(MAX_PREFIX, chars.length); n++) {
+      const key = prefixKey(chars.slice(0, n).join(''));
+      out.set(key, Math.min(cap, (out.get(key) ?? 0) + df));
+    }
+  }
+  return out;
+}
+
+/** The word of a query that is one word or one `word*` and nothing else (the queries head lists answer). */
+export function singleWord(query: ParsedQuery): { word: string; prefix: boolean } | null {
+  const q = forWords(query);
+  if (!q || q.exclude.length || q.groups.length !== 1 || q.groups[0].length !== 1) return null;
+  const unit = q.groups[0][0];
+  return unit.words.length === 1 ? { word: unit.words[0], prefix: unit.prefix } : null;
+}
