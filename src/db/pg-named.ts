@@ -1,4 +1,6 @@
+import type { QueryResult, RawBuilder } from 'kysely';
 import type pg from 'pg';
+import type { Kdb } from './connect.js';
 
 /**
  * Named (server-side prepared) statements for the hot reads on PostgreSQL.
@@ -21,6 +23,21 @@ const PATCHED = Symbol('cms.namedStatements');
 export function nameStatement(text: string): void {
   if (names.size >= MAX_NAMES && !names.has(text)) names.clear();
   names.set(text, `cms_${++counter}`);
+}
+
+/** Name `text` unless it has a name already (a statement whose text is fixed per table, not per schema version). */
+export function ensureNamed(text: string): void {
+  if (!names.has(text)) nameStatement(text);
+}
+
+/**
+ * Run a statement whose text is fixed for what it reads (a table, a shape) and varies only in its
+ * values: on PostgreSQL as a prepared statement, parsed and planned once per connection.
+ */
+export async function runNamed<R>(db: Kdb, query: RawBuilder<R>): Promise<QueryResult<R>> {
+  const compiled = query.compile(db);
+  ensureNamed(compiled.sql);
+  return db.executeQuery(compiled);
 }
 
 type Query = (...args: unknown[]) => Promise<unknown>;

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
+import { runNamed } from '../../db/pg-named.js';
 import { assertIndexTable, type RankRequest, type SearchEngine } from './engine.js';
 import { postgresHeads, tokensOf } from './engine-postgres-heads.js';
 import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
@@ -89,8 +90,10 @@ export function postgresEngine(): SearchEngine {
       await sql`create index ${sql.id(`${table}_entry`)} on ${id(table)} (entry_id)`.execute(trx);
       await sql`create unique index ${sql.id(`${table}_doc`)} on ${id(table)} (doc)`.execute(trx);
       await createHeadTables(trx, 'postgres', table);
+      // What a result shows, so passages read this table alone (one page a result).
       await sql`create table ${textOf(table)} (
-        entry_id text not null, live boolean not null,
+        entry_id text not null, live boolean not null, current boolean not null,
+        locale text not null, status text not null, slug text, title text not null,
         a text not null, b text not null, c text not null, d text not null,
         primary key (entry_id, live))`.execute(trx);
       if (tokenizer === 'trigram') {
@@ -150,7 +153,8 @@ export function postgresEngine(): SearchEngine {
     async write(trx, table, tokenizer, entryIds, docs) {
       if (!entryIds.length) return;
       const words = tokenizer !== 'trigram';
-      const heads = words && !(await outdated(trx, table)) ? await readHeadMeta(trx, table) : null;
+      const old = await outdated(trx, table);
+      const heads = words && !old ? await readHeadMeta(trx, table) : null;
       const { rows: gone } = await sql<{ doc: number }>`
         with texts as (delete from ${textOf(table)} where entry_id = any(${entryIds}))
         delete from ${id(table)} where entry_id = any(${entryIds}) ${heads ? sql`returning doc` : sql``}`.execute(trx);
@@ -207,7 +211,12 @@ export function postgresEngine(): SearchEngine {
             entry_id text, version bigint, live boolean, current boolean, locale text, status text, slug text,
             title text, a text, b text, c text, d text, wa text, wb text, wc text, wd text, wt text)
         ), texts as (
-          insert into ${textOf(table)} (entry_id, live, a, b, c, d) select v.entry_id, v.live, v.a, v.b, v.c, v.d from v
+          ${
+            old
+              ? sql`insert into ${textOf(table)} (entry_id, live, a, b, c, d) select v.entry_id, v.live, v.a, v.b, v.c, v.d from v`
+              : sql`insert into ${textOf(table)} (entry_id, live, current, locale, status, slug, title, a, b, c, d)
+                  select v.entry_id, v.live, v.current, v.locale, v.status, v.slug, v.title, v.a, v.b, v.c, v.d from v`
+          }
         )
         insert into ${id(table)} (entry_id, version, live, current, locale, status, slug, title, tsv, ttsv, alltext)
         select v.entry_id, v.version, v.live, v.current, v.locale, v.status, v.slug, v.title,
@@ -248,6 +257,7 @@ export function postgresEngine(): SearchEngine {
         inner = sql`select entry_id, ts_rank_cd(${rankWeights(req.tierWeights)}::float4[], tsv, ${q}, 1)::float8 as score
           from ${id(req.table)} where tsv @@ ${q} and ${filter} limit ${req.window}`;
       }
+      // Not a prepared statement: a generic plan cannot tell a rare word (GIN) from a common one (scan).
       const { rows } = await sql<{ entry_id: string; score: number }>`
         select entry_id, score from (${inner}) s where ${keysetSql(req.after)}
         order by score desc, entry_id asc limit ${req.limit}`.execute(db);
@@ -257,8 +267,12 @@ export function postgresEngine(): SearchEngine {
     async passages(db, req, candidates) {
       if (!candidates.length) return [];
       const ids = candidates.map((c) => c.entryId);
-      const from = sql`${id(req.table)} t join ${textOf(req.table)} x on x.entry_id = t.entry_id and x.live = t.live
-        where t.entry_id = any(${ids}) and t.${flag(req.visibility)}`;
+      // An index of an earlier layout keeps what results show in the ranking table only.
+      const from = (await outdated(db, req.table))
+        ? sql`${id(req.table)} t join ${textOf(req.table)} x on x.entry_id = t.entry_id and x.live = t.live
+          where t.entry_id = any(${ids}) and t.${flag(req.visibility)}`
+        : sql`${textOf(req.table)} t cross join lateral (select t.a, t.b, t.c, t.d) x
+          where t.entry_id = any(${ids}) and t.${flag(req.visibility)}`;
       if (req.tokenizer === 'trigram') {
         const { rows } = await sql<{
           entry_id: string;
@@ -291,17 +305,20 @@ export function postgresEngine(): SearchEngine {
         }));
       }
       if (!tsQuery(req.query, req.tokenizer)) return [];
-      const { rows } = await sql<{
-        entry_id: string;
-        locale: string;
-        slug: string | null;
-        title: string;
-        status: string;
-        a: string;
-        b: string;
-        c: string;
-        d: string;
-      }>`select t.entry_id, t.locale, t.slug, t.title, t.status, x.a, x.b, x.c, x.d from ${from}`.execute(db);
+      const { rows } = await runNamed(
+        db,
+        sql<{
+          entry_id: string;
+          locale: string;
+          slug: string | null;
+          title: string;
+          status: string;
+          a: string;
+          b: string;
+          c: string;
+          d: string;
+        }>`select t.entry_id, t.locale, t.slug, t.title, t.status, x.a, x.b, x.c, x.d from ${from}`,
+      );
       const marker = await pgMarker(
         db,
         req.tokenizer,
@@ -351,8 +368,9 @@ export function postgresEngine(): SearchEngine {
     async stats(db, table) {
       const { rows } = await sql<{ n: number; bytes: number }>`
         select (select count(*) from ${id(table)})::int as n,
-          (pg_total_relation_size(${table}::regclass)
-            + coalesce(pg_total_relation_size(to_regclass(${`${table}_text`})), 0))::float8 as bytes`.execute(db);
+          (select sum(pg_total_relation_size(r)) from unnest(array[to_regclass(${table}),
+            ${sql.join(['text', 'heads', 'hkeys', 'hfloors', 'hmeta'].map((s) => sql`to_regclass(${`${table}_${s}`})`))}]) r
+            where r is not null)::float8 as bytes`.execute(db);
       return { documents: Number(rows[0]?.n ?? 0), sizeBytes: Number(rows[0]?.bytes ?? 0) };
     },
   };

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
+import { runNamed } from '../../db/pg-named.js';
 import { afterKeyset, type Candidate, type Keyset } from './engine.js';
 import type { TierCounts } from './head-keys.js';
 import { floorsOf, type HeadScoring, headsOf, keysOf } from './heads.js';
@@ -29,22 +30,25 @@ export interface HeadQuery {
 export async function rankFromHeads(db: Kdb, scoring: HeadScoring, q: HeadQuery): Promise<Candidate[] | null> {
   // One statement: whether the key has lists, and this locale's list above its floor (a row below it
   // comes from a write that raced a cut: the list is complete above the floor only).
-  const { rows: found } = await sql<{
-    key: string;
-    df: number;
-    doc: number | null;
-    entry: string;
-    live: number;
-    current: number;
-    ta: number;
-    tb: number;
-    tc: number;
-    td: number;
-    len: number;
-  }>`select k.key, k.df, h.doc, h.entry, h.live, h.current, h.ta, h.tb, h.tc, h.td, h.len from ${keysOf(q.table)} k
+  const { rows: found } = await runNamed(
+    db,
+    sql<{
+      key: string;
+      df: number;
+      doc: number | null;
+      entry: string;
+      live: number;
+      current: number;
+      ta: number;
+      tb: number;
+      tc: number;
+      td: number;
+      len: number;
+    }>`select k.key, k.df, h.doc, h.entry, h.live, h.current, h.ta, h.tb, h.tc, h.td, h.len from ${keysOf(q.table)} k
     left join ${floorsOf(q.table)} f on f.key = k.key and f.locale = ${q.locale}
     left join ${headsOf(q.table)} h on h.key = k.key and h.locale = ${q.locale} and h.score >= f.floor
-    where k.key = ${q.key}`.execute(db);
+    where k.key = ${q.key}`,
+  );
   if (!found[0]) return null;
   const corpus = await scoring.corpus(db, q.table, found[0].key, Number(found[0].df));
   const after = q.after;
