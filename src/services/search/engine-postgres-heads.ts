@@ -72,7 +72,14 @@ export function tsvectorTokens(
     for (let k = 0; k < l.positions.length; k++) all.push([l.positions[k], l.lexeme, l.tiers[k]]);
   }
   all.sort((x, y) => x[0] - y[0]);
-  return { ...doc, length: all.length, terms: all.map((t) => t[1]), tiers: all.map((t) => t[2]) };
+  return {
+    ...doc,
+    length: all.length,
+    terms: all.map((t) => t[1]),
+    tiers: all.map((t) => t[2]),
+    positions: all.map((t) => t[0]),
+    adjacency: 'document',
+  };
 }
 
 /** ts_rank_cd's weights, scaled into 0..1 by the largest (as `rankWeights` passes them). */
@@ -146,10 +153,16 @@ export const postgresHeads: HeadEngine = {
     return rows.map(tokensOf);
   },
 
-  async queryKey(_db, tokenizer, word, prefix) {
-    // The word's one lexeme, in the statement that reads the list (one round trip); see queryKey.
-    const lexeme = sql`(select case when count(*) = 1 then min(lexeme) end
-      from unnest(to_tsvector(${config(tokenizer)}, ${wordText(word)})))`;
+  async queryKey(_db, tokenizer, words, prefix) {
+    // Computed in the statement that reads the list (one round trip), as queryKey (head-keys.ts) does.
+    const cfg = config(tokenizer);
+    const text = wordText(words.join(' '));
+    if (words.length === 2) {
+      if (prefix) return null;
+      return sql`(select case when count(*) = 2 then string_agg(lexeme, ' ' order by p) end
+        from (select lexeme, unnest(positions) as p from unnest(to_tsvector(${cfg}, ${text}))) x)`;
+    }
+    const lexeme = sql`(select case when count(*) = 1 then min(lexeme) end from unnest(to_tsvector(${cfg}, ${text})))`;
     if (!prefix) return lexeme;
     return sql`(select case when char_length(l) between ${MIN_PREFIX} and ${MAX_PREFIX} then l || '*' end
       from (select ${lexeme} as l) x)`;

@@ -1,11 +1,11 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { assertIndexTable } from './engine.js';
-import { isPrefixKey, queryKey, type TierCounts } from './head-keys.js';
+import { isPairKey, isPrefixKey, queryKey, type TierCounts } from './head-keys.js';
 import { type HeadCorpus, type HeadEngine, spread } from './heads.js';
 import type { Tier, Tokenizer } from './model.js';
 import { FTS_TOKENIZE } from './sqlite-tokenizers.js';
-import { documentTokens, wordTerms } from './sqlite-tokens.js';
+import { documentTokens, textTerms } from './sqlite-tokens.js';
 
 /**
  * Head lists on SQLite (see heads.ts): FTS5's own bm25, computed from stored
@@ -71,8 +71,9 @@ export const sqliteHeads: HeadEngine = {
 
   async corpus(db, table, key, keyFrequency) {
     const { rows, avgLength } = await averages(db, table);
+    // Terms: FTS5's own count; prefixes and pairs: the build's (FTS5 counts them by scanning every match).
     let n = keyFrequency;
-    if (!isPrefixKey(key)) {
+    if (!isPrefixKey(key) && !isPairKey(key)) {
       const found = await sql<{ doc: number }>`select doc from ${vocabOf(table)} where term = ${key}`.execute(db);
       n = Number(found.rows[0]?.doc ?? 0);
     }
@@ -105,9 +106,8 @@ export const sqliteHeads: HeadEngine = {
     return ids.length ? tokensWhere(db, table, tokenizer, sql`d.rowid in (${sql.join(ids)})`) : [];
   },
 
-  async queryKey(db, tokenizer, word, prefix) {
-    const [term] = await wordTerms(db, tokenizer, FTS_TOKENIZE[tokenizer], [word]);
-    const key = term ? queryKey(term, prefix) : null;
+  async queryKey(db, tokenizer, words, prefix) {
+    const key = queryKey(await textTerms(db, tokenizer, FTS_TOKENIZE[tokenizer], words.join(' ')), prefix);
     return key === null ? null : sql`${key}`;
   },
 };

@@ -7,9 +7,10 @@ import { forWords, type ParsedQuery } from './query.js';
  *
  *   term      a term as indexed (stemmed under `porter unicode61`): `run`
  *   prefix    3 or 4 leading characters of terms, for `run*`, `runn*`: `run*`
+ *   pair      two terms next to each other, for the phrase `"running dogs"`: `run dog`
  *
  * A term is letters, digits and marks only (both engines split on anything
- * else), so a key ending in `*` is always a prefix.
+ * else), so a key ending in `*` is always a prefix and one with a space a pair.
  */
 export const MIN_PREFIX = 3;
 export const MAX_PREFIX = 4;
@@ -27,9 +28,16 @@ export interface DocTokens {
   current: boolean;
   /** Tokens counted for ranking (bm25's and ts_rank_cd's document length). */
   length: number;
-  /** Each token: its term and the tier (weight class) it was indexed in. */
+  /** Each token, in index order: its term, the tier (weight class) it was indexed in, its position. */
   terms: string[];
   tiers: Tier[];
+  positions: number[];
+  /**
+   * Which neighbours a phrase matches across: FTS5 matches a phrase within a column (a tier), so
+   * `tier` needs the same tier and the next position; PostgreSQL numbers the positions of a whole
+   * document, so `document` needs the next position only.
+   */
+  adjacency: 'tier' | 'document';
 }
 
 /** Occurrences per tier (a, b, c, d). */
@@ -37,6 +45,8 @@ export type TierCounts = [number, number, number, number];
 
 export const prefixKey = (prefix: string) => `${prefix}*`;
 export const isPrefixKey = (key: string) => key.endsWith('*');
+export const pairKey = (first: string, second: string) => `${first} ${second}`;
+export const isPairKey = (key: string) => key.includes(' ');
 
 /** Every key of a document (or those of `only`) with its occurrences per tier. */
 export function keyCounts(doc: DocTokens, only?: ReadonlySet<string>): Map<string, TierCounts> {
@@ -58,16 +68,26 @@ export function keyCounts(doc: DocTokens, only?: ReadonlySet<string>): Map<strin
     const chars = [...term];
     for (let n = MIN_PREFIX; n <= Math.min(MAX_PREFIX, chars.length); n++)
       add(prefixKey(chars.slice(0, n).join('')), tier);
+    // A pair counts in the tier of its first word.
+    if (i > 0 && adjacent(doc, i - 1, i)) add(pairKey(doc.terms[i - 1], term), TIER_INDEX[doc.tiers[i - 1]]);
   }
   return out;
 }
 
+function adjacent(doc: DocTokens, a: number, b: number): boolean {
+  if (doc.positions[b] !== doc.positions[a] + 1) return false;
+  return doc.adjacency === 'document' || doc.tiers[a] === doc.tiers[b];
+}
+
 /**
- * The key of a one-word query, given the term its engine made of the word:
- * the term itself, or for `word*` the prefix key when the term is 3 or 4
- * characters long (null otherwise: such prefixes have no head list).
+ * The key of a one-unit query, given the terms its engine made of its words:
+ * a term; for `word*` the prefix key when the term is 3 or 4 characters long;
+ * for a two-word phrase the pair. Null when the unit has no such key.
  */
-export function queryKey(term: string, prefix: boolean): string | null {
+export function queryKey(terms: string[], prefix: boolean): string | null {
+  if (terms.length === 2 && !prefix) return pairKey(terms[0], terms[1]);
+  if (terms.length !== 1) return null;
+  const [term] = terms;
   if (!prefix) return term;
   const n = [...term].length;
   return n >= MIN_PREFIX && n <= MAX_PREFIX ? prefixKey(term) : null;
@@ -86,10 +106,14 @@ export function prefixFrequencies(terms: Iterable<[string, number]>, cap: number
   return out;
 }
 
-/** The word of a query that is one word or one `word*` and nothing else (the queries head lists answer). */
-export function singleWord(query: ParsedQuery): { word: string; prefix: boolean } | null {
+/**
+ * The unit of a query that is one word, one `word*` or one two-word phrase,
+ * and nothing else: the queries head lists answer.
+ */
+export function singleUnit(query: ParsedQuery): { words: string[]; prefix: boolean } | null {
   const q = forWords(query);
   if (!q || q.exclude.length || q.groups.length !== 1 || q.groups[0].length !== 1) return null;
   const unit = q.groups[0][0];
-  return unit.words.length === 1 ? { word: unit.words[0], prefix: unit.prefix } : null;
+  const fits = unit.words.length === 1 || (unit.words.length === 2 && !unit.prefix);
+  return fits ? { words: unit.words, prefix: unit.prefix } : null;
 }

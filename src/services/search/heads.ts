@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import type { DialectName } from '../../db/dialect.js';
 import { assertIndexTable } from './engine.js';
-import { type DocTokens, keyCounts, prefixFrequencies, type TierCounts } from './head-keys.js';
+import { type DocTokens, isPairKey, keyCounts, prefixFrequencies, type TierCounts } from './head-keys.js';
 import { TIERS, type Tier, type Tokenizer } from './model.js';
 
 /**
@@ -48,11 +48,11 @@ export interface HeadEngine extends HeadScoring {
   /** Tokens of about `count` documents spread evenly over the index. */
   sample(db: Kdb, table: string, tokenizer: Tokenizer, count: number): Promise<DocTokens[]>;
   /**
-   * The key of a one-word query (`word`, or `word*` when `prefix`), as SQL a statement can compare
-   * with: the word as the index's tokenizer makes it a term (queryKey, head-keys.ts); null when it
-   * has none.
+   * The key of a one-unit query (a word, `word*` when `prefix`, or a two-word phrase), as SQL a
+   * statement can compare with: the words as the index's tokenizer makes them terms (queryKey,
+   * head-keys.ts); null when the unit has none.
    */
-  queryKey(db: Kdb, tokenizer: Tokenizer, word: string, prefix: boolean): Promise<RawBuilder<unknown> | null>;
+  queryKey(db: Kdb, tokenizer: Tokenizer, words: string[], prefix: boolean): Promise<RawBuilder<unknown> | null>;
 }
 
 export interface HeadCorpus {
@@ -104,7 +104,7 @@ export const keysOf = (t: string) => sql.id(`${base(t)}_hkeys`);
 export const floorsOf = (t: string) => sql.id(`${base(t)}_hfloors`);
 export const headsOf = (t: string) => sql.id(`${base(t)}_heads`);
 const metaOf = (t: string) => sql.id(`${base(t)}_hmeta`);
-const pairKey = (key: string, locale: string) => `${key}\u0000${locale}`;
+const listId = (key: string, locale: string) => `${key}\u0000${locale}`;
 
 /** About `count` handles spread evenly from `lo` to `hi` (every one when there are fewer). */
 export function spread(lo: number, hi: number, count: number): number[] {
@@ -197,7 +197,7 @@ async function floorsOfTable(db: Kdb, table: string): Promise<Map<string, number
   if (known) return known;
   const { rows } = await sql<{ key: string; locale: string; floor: number }>`
     select key, locale, floor from ${floorsOf(table)}`.execute(db);
-  const map = new Map(rows.map((r) => [pairKey(r.key, r.locale), Number(r.floor)]));
+  const map = new Map(rows.map((r) => [listId(r.key, r.locale), Number(r.floor)]));
   floorCache.set(table, map);
   return map;
 }
@@ -218,7 +218,7 @@ async function raiseFloors(
   }
   const cache = await floorsOfTable(trx, table);
   for (const f of floors) {
-    const id = pairKey(f.key, f.locale);
+    const id = listId(f.key, f.locale);
     cache.set(id, Math.max(cache.get(id) ?? 0, f.floor));
   }
 }
@@ -230,11 +230,11 @@ function impactOf(scoring: HeadScoring, meta: HeadMeta, tf: TierCounts, length: 
 
 /**
  * First step of a list build: choose the common keys (terms found in at least
- * `threshold` documents, and prefixes whose terms together are), store the
- * build's weights and set each list's first floor from a sample of the
- * documents, so the steps that then add every document (`addDocuments`) write
- * about the lists' final rows rather than every match of a common word.
- * Returns how many keys were chosen.
+ * `threshold` documents, prefixes whose terms together are, pairs a sample of
+ * the documents says are), store the build's weights and set each list's
+ * first floor from the sample, so the steps that then add every document
+ * (`addDocuments`) write about the lists' final rows rather than every match
+ * of a common word. Returns how many keys were chosen.
  */
 export async function startHeads(
   trx: Kdb,
@@ -246,9 +246,15 @@ export async function startHeads(
   settings: HeadSettings,
 ): Promise<number> {
   const { rows, terms } = await engine.frequencies(trx, table);
+  const sample = await engine.sample(trx, table, tokenizer, SAMPLE_DOCS);
+  const share = rows ? Math.min(1, sample.length / rows) : 1;
   const common: Array<[string, number]> = [];
   for (const [term, df] of terms) if (df >= settings.threshold) common.push([term, df]);
   for (const [key, df] of prefixFrequencies(terms, rows)) if (df >= settings.threshold) common.push([key, df]);
+  for (const [key, seen] of samplePairs(sample)) {
+    const df = Math.round(seen / share);
+    if (df >= settings.threshold) common.push([key, df]);
+  }
   common.sort((x, y) => (x[0] < y[0] ? -1 : 1));
   for (const part of chunks(common)) {
     await sql`insert into ${keysOf(table)} (key, df) values ${sql.join(part.map(([k, df]) => sql`(${k}, ${df})`))}
@@ -263,15 +269,22 @@ export async function startHeads(
     ready: false,
   };
   await sql`insert into ${metaOf(table)} (id, weights, avg_length, size, threshold, documents, ready)
-    values (1, ${JSON.stringify(weights)}, ${meta.avgLength}, ${meta.size}, ${meta.threshold}, ${rows}, 0)`.execute(
-    trx,
-  );
-  if (common.length) await sampleFloors(trx, dialect, table, engine, tokenizer, meta);
+    values (1, ${JSON.stringify(weights)}, ${meta.avgLength}, ${meta.size}, ${meta.threshold}, ${rows}, 0)`.execute(trx);
+  if (common.length) await sampleFloors(trx, dialect, table, engine, meta, sample, share);
   return common.length;
 }
 
+/** Sampled documents holding each pair (pairs are not in the engine's vocabulary). */
+function samplePairs(sample: DocTokens[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const d of sample) {
+    for (const key of keyCounts(d).keys()) if (isPairKey(key)) out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
 /**
- * First floors from a sample: the score of a list's `FIRST_FILL × size ×
+ * First floors from the sample: the score of a list's `FIRST_FILL × size ×
  * sample share`-th best sampled document (its `size`-th when the sample is
  * every document). A floor set too high only makes a list shorter: whatever
  * reaches it is listed.
@@ -281,17 +294,16 @@ async function sampleFloors(
   dialect: DialectName,
   table: string,
   engine: HeadEngine,
-  tokenizer: Tokenizer,
   meta: HeadMeta,
+  docs: DocTokens[],
+  share: number,
 ): Promise<void> {
   const keys = await commonKeys(trx, table);
-  const docs = await engine.sample(trx, table, tokenizer, SAMPLE_DOCS);
-  const share = meta.documents ? docs.length / meta.documents : 1;
   const rank = Math.max(1, Math.ceil(share >= 1 ? meta.size : FIRST_FILL * meta.size * share));
   const scores = new Map<string, { key: string; locale: string; list: number[] }>();
   for (const d of docs) {
     for (const [key, tf] of keyCounts(d, keys)) {
-      const id = pairKey(key, d.locale);
+      const id = listId(key, d.locale);
       const entry = scores.get(id) ?? { key, locale: d.locale, list: [] };
       entry.list.push(impactOf(engine, meta, tf, d.length));
       scores.set(id, entry);
@@ -392,7 +404,7 @@ export async function addDocuments(
   for (const d of docs) {
     for (const [key, tf] of keyCounts(d, keys)) {
       const score = impactOf(scoring, meta, tf, d.length);
-      const id = pairKey(key, d.locale);
+      const id = listId(key, d.locale);
       if (score < (floors.get(id) ?? 0)) continue;
       const row: HeadRow = {
         key,

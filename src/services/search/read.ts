@@ -4,7 +4,7 @@ import type { CollectionInfo } from '../schema/model.js';
 import type { IndexDeps } from './build.js';
 import { decodeCursor, encodeCursor, fingerprint, keysetFor, type SearchPosition } from './cursor.js';
 import type { Candidate, RankRequest } from './engine.js';
-import { singleWord } from './head-keys.js';
+import { singleUnit } from './head-keys.js';
 import { readHeadMeta } from './heads.js';
 import { rankFromHeads } from './heads-rank.js';
 import type { SearchHit, SearchResult, Suggestion, Visibility } from './model.js';
@@ -115,15 +115,15 @@ export function readOps(deps: IndexDeps) {
   }
 
   /**
-   * A one-word (or one-prefix) query on a word common in the collection is
-   * ranked from its head list; null sends the query to the engine.
+   * A one-word, one-prefix or two-word phrase query on a key common in the
+   * collection is ranked from its head list; null sends the query to the engine.
    */
   async function fromHeads(req: RankRequest): Promise<Candidate[] | null> {
-    const one = req.tokenizer === 'trigram' ? null : singleWord(req.query);
+    const one = req.tokenizer === 'trigram' ? null : singleUnit(req.query);
     if (!one || (await engine.outdated(ctx.db, req.table))) return null;
     const meta = await readHeadMeta(ctx.db, req.table);
     if (!meta?.ready) return null;
-    const key = await engine.heads.queryKey(ctx.db, req.tokenizer, one.word, one.prefix);
+    const key = await engine.heads.queryKey(ctx.db, req.tokenizer, one.words, one.prefix);
     if (!key) return null;
     return rankFromHeads(ctx.db, engine.heads, {
       table: req.table,

@@ -109,25 +109,14 @@ export async function documentTokens(
       length: list.length,
       terms: list.map((i) => i.term),
       tiers: list.map((i) => i.col),
+      positions: list.map((i) => Number(i.offset)),
+      adjacency: 'tier' as const,
     };
   });
 }
 
-/** Each word as one FTS5 term, or null when the tokenizer makes none or several of it. */
-export async function wordTerms(
-  db: Kdb,
-  tokenizer: Tokenizer,
-  tokenizeSpec: string,
-  words: string[],
-): Promise<Array<string | null>> {
-  const empty = { a: '', b: '', c: '', d: '' };
-  const found = await tokenize(
-    db,
-    tokenizer,
-    tokenizeSpec,
-    words.map((w, i) => ({ rowid: i + 1, text: { ...empty, a: w } })),
-  );
-  const terms = words.map(() => [] as string[]);
-  for (const i of found) terms[Number(i.doc) - 1]?.push(i.term);
-  return terms.map((t) => (t.length === 1 ? t[0] : null));
+/** The terms FTS5 makes of a text, in order. */
+export async function textTerms(db: Kdb, tokenizer: Tokenizer, tokenizeSpec: string, text: string): Promise<string[]> {
+  const found = await tokenize(db, tokenizer, tokenizeSpec, [{ rowid: 1, text: { a: text, b: '', c: '', d: '' } }]);
+  return found.sort((x, y) => Number(x.offset) - Number(y.offset)).map((i) => i.term);
 }
