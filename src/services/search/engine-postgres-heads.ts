@@ -94,7 +94,7 @@ function coverDensity(w: Record<Tier, number>, tf: TierCounts, length: number): 
   return length > 0 ? f / Math.log(length + 1) : f;
 }
 
-interface TokenRow {
+export interface TokenRow {
   doc: number;
   entry_id: string;
   locale: string;

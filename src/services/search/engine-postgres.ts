@@ -2,8 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { runNamed } from '../../db/pg-named.js';
 import { assertIndexTable, type RankRequest, type SearchEngine } from './engine.js';
-import { postgresHeads, tokensOf } from './engine-postgres-heads.js';
-import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
+import { postgresHeads, type TokenRow, tokensOf } from './engine-postgres-heads.js';
+import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeTokens } from './heads.js';
 import { TIERS, type Tier } from './model.js';
 import { pgMarker } from './pg-lexemes.js';
 import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
@@ -155,16 +155,12 @@ export function postgresEngine(): SearchEngine {
       const words = tokenizer !== 'trigram';
       const old = await outdated(trx, table);
       const heads = words && !old ? await readHeadMeta(trx, table) : null;
-      const { rows: gone } = await sql<{ doc: number }>`
+      // The old documents' tokens say which lists they may be in (the lists have no index by handle).
+      const { rows: gone } = await sql<TokenRow>`
         with texts as (delete from ${textOf(table)} where entry_id = any(${entryIds}))
-        delete from ${id(table)} where entry_id = any(${entryIds}) ${heads ? sql`returning doc` : sql``}`.execute(trx);
-      if (heads) {
-        await removeDocuments(
-          trx,
-          table,
-          gone.map((g) => Number(g.doc)),
-        );
-      }
+        delete from ${id(table)} where entry_id = any(${entryIds})
+        ${heads ? sql`returning doc, entry_id, locale, live, current, tsv::text as tsv` : sql``}`.execute(trx);
+      if (heads) await removeTokens(trx, table, gone.map(tokensOf));
       if (!docs.length) return;
       const payload = JSON.stringify(
         docs.map((d) => ({

@@ -3,7 +3,7 @@ import type { Kdb } from '../../db/connect.js';
 import { runNamed } from '../../db/pg-named.js';
 import { afterKeyset, type Candidate, type Keyset } from './engine.js';
 import type { TierCounts } from './head-keys.js';
-import { floorsOf, type HeadScoring, headsOf, keysOf } from './heads.js';
+import { floorsOf, type HeadScoring, headsOf, keysOf, SEEN_CURRENT, SEEN_LIVE } from './heads.js';
 import type { Tier, Visibility } from './model.js';
 
 /**
@@ -37,14 +37,13 @@ export async function rankFromHeads(db: Kdb, scoring: HeadScoring, q: HeadQuery)
       df: number;
       doc: number | null;
       entry: string;
-      live: number;
-      current: number;
+      seen: number;
       ta: number;
       tb: number;
       tc: number;
       td: number;
       len: number;
-    }>`select k.key, k.df, h.doc, h.entry, h.live, h.current, h.ta, h.tb, h.tc, h.td, h.len from ${keysOf(q.table)} k
+    }>`select k.key, k.df, h.doc, h.entry, h.seen, h.ta, h.tb, h.tc, h.td, h.len from ${keysOf(q.table)} k
     left join ${floorsOf(q.table)} f on f.key = k.key and f.locale = ${q.locale}
     left join ${headsOf(q.table)} h on h.key = k.key and h.locale = ${q.locale} and h.score >= f.floor
     where k.key = ${q.key}`,
@@ -54,7 +53,7 @@ export async function rankFromHeads(db: Kdb, scoring: HeadScoring, q: HeadQuery)
   const after = q.after;
   const page: Candidate[] = [];
   for (const r of found) {
-    if (r.doc === null || Number(q.visibility === 'live' ? r.live : r.current) !== 1) continue;
+    if (r.doc === null || !(Number(r.seen) & (q.visibility === 'live' ? SEEN_LIVE : SEEN_CURRENT))) continue;
     const tf: TierCounts = [Number(r.ta), Number(r.tb), Number(r.tc), Number(r.td)];
     const score = scoring.score(corpus, q.weights, tf, Number(r.len));
     if (after && !afterKeyset(after, score, r.entry)) continue;

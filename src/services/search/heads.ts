@@ -85,6 +85,11 @@ const SAMPLE_DOCS = 5_000;
 const FIRST_FILL = 1.5;
 /** Rows per multi-row statement: below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
 const ROWS_PER_STATEMENT = 2_000;
+/** Bits of a list row's `seen`: which readers may find the document. */
+export const SEEN_LIVE = 1;
+export const SEEN_CURRENT = 2;
+/** Counts are stored as smallint: a tier with more occurrences of a key counts this many. */
+const MAX_COUNT = 32_767;
 
 interface HeadRow {
   key: string;
@@ -128,12 +133,16 @@ export async function createHeadTables(trx: Kdb, dialect: DialectName, table: st
   await sql`create table ${keysOf(table)} (key text primary key, df integer not null) ${organised}`.execute(trx);
   await sql`create table ${floorsOf(table)} (key text not null, locale text not null, floor ${real} not null,
     primary key (key, locale)) ${organised}`.execute(trx);
-  // score: the membership score (build weights), which floors compare with.
+  // Kept narrow (millions of rows on a large site): `seen` holds the visibility flags (SEEN_LIVE,
+  // SEEN_CURRENT), the counts are per tier, `score` is the membership score (build weights, single
+  // precision on both engines) that floors compare with.
   await sql`create table ${headsOf(table)} (key text not null, locale text not null, doc ${big} not null,
-    entry text not null, live smallint not null, current smallint not null,
-    ta integer not null, tb integer not null, tc integer not null, td integer not null, len integer not null,
-    score ${real} not null, primary key (key, locale, doc)) ${organised}`.execute(trx);
-  await sql`create index ${sql.id(`${base(table)}_heads_doc`)} on ${headsOf(table)} (doc)`.execute(trx);
+    entry text not null, seen smallint not null,
+    ta smallint not null, tb smallint not null, tc smallint not null, td smallint not null, len integer not null,
+    score real not null, primary key (key, locale, doc)) ${organised}`.execute(trx);
+  // SQLite finds a rewritten document's rows by handle; PostgreSQL, where an index on every row costs
+  // more, by the keys of its old tokens (removeDocuments).
+  if (!pg) await sql`create index ${sql.id(`${base(table)}_heads_doc`)} on ${headsOf(table)} (doc)`.execute(trx);
   await sql`create table ${metaOf(table)} (id integer primary key, weights text not null, avg_length ${real} not null,
     size integer not null, threshold integer not null, documents integer not null, ready smallint not null)`.execute(
     trx,
@@ -223,9 +232,13 @@ async function raiseFloors(
   }
 }
 
-/** Membership score of a document for a key under the build's weights. */
+/**
+ * Membership score of a document for a key under the build's weights, in
+ * single precision as the lists store it (floors come from these too, so a
+ * stored score and a floor compare exactly).
+ */
 function impactOf(scoring: HeadScoring, meta: HeadMeta, tf: TierCounts, length: number): number {
-  return scoring.score({ avgLength: meta.avgLength, idf: BUILD_IDF }, meta.weights, tf, length);
+  return Math.fround(scoring.score({ avgLength: meta.avgLength, idf: BUILD_IDF }, meta.weights, tf, length));
 }
 
 /**
@@ -269,7 +282,9 @@ export async function startHeads(
     ready: false,
   };
   await sql`insert into ${metaOf(table)} (id, weights, avg_length, size, threshold, documents, ready)
-    values (1, ${JSON.stringify(weights)}, ${meta.avgLength}, ${meta.size}, ${meta.threshold}, ${rows}, 0)`.execute(trx);
+    values (1, ${JSON.stringify(weights)}, ${meta.avgLength}, ${meta.size}, ${meta.threshold}, ${rows}, 0)`.execute(
+    trx,
+  );
   if (common.length) await sampleFloors(trx, dialect, table, engine, meta, sample, share);
   return common.length;
 }
@@ -369,15 +384,30 @@ async function cutBack(
   const { rows } = await sql<{ score: number }>`select score from ${headsOf(table)}
     where key = ${key} and locale = ${locale} order by score desc limit 1 offset ${meta.size - 1}`.execute(trx);
   if (!rows[0]) return;
-  const floor = Number(rows[0].score);
+  // PostgreSQL prints a real in its shortest form: back to the exact single-precision value.
+  const floor = Math.fround(Number(rows[0].score));
   await sql`delete from ${headsOf(table)} where key = ${key} and locale = ${locale} and score < ${floor}`.execute(trx);
   await raiseFloors(trx, dialect, table, [{ key, locale, floor }]);
 }
 
-/** Remove documents from every list (their entry was rewritten or deleted). */
+/** Remove documents from every list by their handles (their entry was rewritten or deleted; SQLite). */
 export async function removeDocuments(trx: Kdb, table: string, docs: number[]): Promise<void> {
   for (const part of chunks(docs)) {
     await sql`delete from ${headsOf(table)} where doc in (${sql.join(part)})`.execute(trx);
+  }
+}
+
+/**
+ * Remove documents from every list by the keys of their tokens (PostgreSQL,
+ * whose lists have no index by handle): one primary-key probe per common key.
+ */
+export async function removeTokens(trx: Kdb, table: string, docs: DocTokens[]): Promise<void> {
+  const keys = await commonKeys(trx, table);
+  if (!keys.size) return;
+  const rows = docs.flatMap((d) => [...keyCounts(d, keys).keys()].map((key) => [key, d.locale, d.doc] as const));
+  for (const part of chunks(rows)) {
+    await sql`delete from ${headsOf(table)} where (key, locale, doc) in
+      (${sql.join(part.map(([k, l, d]) => sql`(${k}, ${l}, ${d})`))})`.execute(trx);
   }
 }
 
@@ -436,13 +466,14 @@ export async function addDocuments(
     if (known === undefined || floor > known) raised.push({ key, locale, floor });
     for (const r of list) if (r.score >= floor) rows.push(r);
   }
-  const bit = (b: boolean) => (b ? 1 : 0);
+  const seen = (r: HeadRow) => (r.live ? SEEN_LIVE : 0) | (r.current ? SEEN_CURRENT : 0);
+  const count = (n: number) => Math.min(n, MAX_COUNT);
   for (const part of chunks(rows)) {
-    await sql`insert into ${headsOf(table)} (key, locale, doc, entry, live, current, ta, tb, tc, td, len, score)
+    await sql`insert into ${headsOf(table)} (key, locale, doc, entry, seen, ta, tb, tc, td, len, score)
       values ${sql.join(
         part.map(
           (r) =>
-            sql`(${r.key}, ${r.locale}, ${r.doc}, ${r.entry}, ${bit(r.live)}, ${bit(r.current)}, ${r.tf[0]}, ${r.tf[1]}, ${r.tf[2]}, ${r.tf[3]}, ${r.length}, ${r.score})`,
+            sql`(${r.key}, ${r.locale}, ${r.doc}, ${r.entry}, ${seen(r)}, ${count(r.tf[0])}, ${count(r.tf[1])}, ${count(r.tf[2])}, ${count(r.tf[3])}, ${r.length}, ${r.score})`,
         ),
       )}
       on conflict do nothing`.execute(trx);

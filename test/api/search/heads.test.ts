@@ -79,7 +79,15 @@ describeEachDialect('search head lists', (dialect) => {
       expectSameHead(await hits(withLists, q), await hits(engine, q));
     }
     // Rare words and other query shapes are the engine's: all their matches.
-    for (const q of ['omega', 'al*', 'alpha beta', '"alpha alpha"', '"gamma ray burst"', 'alpha -beta', 'alpha OR omega']) {
+    for (const q of [
+      'omega',
+      'al*',
+      'alpha beta',
+      '"alpha alpha"',
+      '"gamma ray burst"',
+      'alpha -beta',
+      'alpha OR omega',
+    ]) {
       expect(
         (await hits(withLists, q)).map((h) => h.title),
         q,
