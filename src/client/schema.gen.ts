@@ -2517,10 +2517,10 @@ export interface components {
              */
             lastRebuildAt: string | null;
             lastRebuildMs: number | null;
-            /** @description Progress of a rebuild in progress */
+            /** @description Progress of a rebuild in progress: `indexing` counts entries, `merging` compacts the new index (SQLite), `ranking` counts documents as the lists of the best entries for common words are filled */
             build: {
                 /** @enum {string} */
-                phase: "indexing" | "merging";
+                phase: "indexing" | "merging" | "ranking";
                 done: number;
                 total: number;
                 /**

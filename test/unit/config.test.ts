@@ -21,6 +21,11 @@ describe('configuration', () => {
     expect(c.maxUploadSize).toBe(50 * 1024 * 1024);
     expect(c.trustedProxyHeaders).toEqual([]);
     expect(c.sqliteCacheSize).toBe(2 * 1024 * 1024);
+    expect([c.searchHeadSize, c.searchHeadThreshold]).toEqual([100, 300]);
+    expect(loadConfig({ CMS_SEARCH_HEAD_SIZE: '40', CMS_SEARCH_HEAD_THRESHOLD: '1000' }, cwd)).toMatchObject({
+      searchHeadSize: 40,
+      searchHeadThreshold: 1000,
+    });
   });
 
   it('reads cms.config.json, and environment variables win over it', () => {
@@ -67,6 +72,8 @@ describe('configuration', () => {
       [{}, { trustedProxyHeaders: ['x-evil'] }, /trustedProxyHeaders/],
       [{ CMS_SQLITE_CACHE_SIZE: '1024' }, {}, /CMS_SQLITE_CACHE_SIZE/],
       [{}, { sqliteCacheSize: 'lots' }, /sqliteCacheSize/],
+      [{ CMS_SEARCH_HEAD_SIZE: '1' }, {}, /CMS_SEARCH_HEAD_SIZE/],
+      [{}, { searchHeadThreshold: 0 }, /searchHeadThreshold/],
       [{}, { colour: 'blue' }, /colour: unknown option/],
     ];
     for (const [env, file, message] of cases) {

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { assertIndexTable } from './engine.js';
-import { isPairKey, isPrefixKey, queryKey, type TierCounts } from './head-keys.js';
+import { queryKey, type TierCounts } from './head-keys.js';
 import { type HeadCorpus, type HeadEngine, spread } from './heads.js';
 import type { Tier, Tokenizer } from './model.js';
 import { FTS_TOKENIZE } from './sqlite-tokenizers.js';
@@ -69,15 +69,13 @@ function bm25(c: HeadCorpus, w: Record<Tier, number>, tf: TierCounts, length: nu
 export const sqliteHeads: HeadEngine = {
   score: bm25,
 
-  async corpus(db, table, key, keyFrequency) {
+  async corpus(db, table, _key, keyFrequency) {
     const { rows, avgLength } = await averages(db, table);
-    // Terms: FTS5's own count; prefixes and pairs: the build's (FTS5 counts them by scanning every match).
-    let n = keyFrequency;
-    if (!isPrefixKey(key) && !isPairKey(key)) {
-      const found = await sql<{ doc: number }>`select doc from ${vocabOf(table)} where term = ${key}`.execute(db);
-      n = Number(found.rows[0]?.doc ?? 0);
-    }
-    const idf = Math.log((rows - Math.min(n, rows) + 0.5) / (Math.min(n, rows) + 0.5));
+    // The document frequency counted when the lists were built: FTS5 counts it by walking every
+    // match (its vocabulary table too), the very cost lists avoid. It scales all of a query's scores
+    // alike, so the order is bm25's; the values drift from bm25()'s as entries are written.
+    const n = Math.min(keyFrequency, rows);
+    const idf = Math.log((rows - n + 0.5) / (n + 0.5));
     return { avgLength, idf: idf <= 0 ? MIN_IDF : idf };
   },
 

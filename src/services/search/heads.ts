@@ -359,35 +359,39 @@ export async function headsOutgrown(db: Kdb, table: string, scoring: HeadScoring
 
 /** The last step of a list build: lists cut back, then searches may use them. */
 export async function finishHeads(trx: Kdb, dialect: DialectName, table: string): Promise<void> {
-  await trimHeads(trx, dialect, table);
+  // The sampled floors aimed above `size`: lists start at their best `size`, to grow by writes.
+  await trimHeads(trx, dialect, table, 1);
   await sql`update ${metaOf(table)} set ready = 1 where id = 1`.execute(trx);
 }
 
-/** Cut back every list of a table that holds more than twice its size. */
-export async function trimHeads(trx: Kdb, dialect: DialectName, table: string): Promise<void> {
+/**
+ * Cut back every list of a table that holds more than `over` times its size
+ * to its best `size` (ties with the last one kept), raising its floor to that
+ * last one: the build ends with `over` 1, the worker uses 2.
+ */
+export async function trimHeads(trx: Kdb, dialect: DialectName, table: string, over = 2): Promise<void> {
   const meta = await readHeadMeta(trx, table);
   if (!meta) return;
-  const { rows } = await sql<{ key: string; locale: string }>`select key, locale from ${headsOf(table)}
-    group by key, locale having count(*) > ${2 * meta.size}`.execute(trx);
-  for (const r of rows) await cutBack(trx, dialect, table, meta, r.key, r.locale);
-}
-
-/** Cut a list back to its best `size` (ties with the last one kept) and raise its floor to that last one. */
-async function cutBack(
-  trx: Kdb,
-  dialect: DialectName,
-  table: string,
-  meta: HeadMeta,
-  key: string,
-  locale: string,
-): Promise<void> {
-  const { rows } = await sql<{ score: number }>`select score from ${headsOf(table)}
-    where key = ${key} and locale = ${locale} order by score desc limit 1 offset ${meta.size - 1}`.execute(trx);
-  if (!rows[0]) return;
+  const { rows } = await sql<{ key: string; locale: string; score: number }>`
+    select key, locale, score from (
+      select key, locale, score,
+        row_number() over (partition by key, locale order by score desc) as r,
+        count(*) over (partition by key, locale) as n
+      from ${headsOf(table)}) x
+    where r = ${meta.size} and n > ${over * meta.size}`.execute(trx);
+  if (!rows.length) return;
   // PostgreSQL prints a real in its shortest form: back to the exact single-precision value.
-  const floor = Math.fround(Number(rows[0].score));
-  await sql`delete from ${headsOf(table)} where key = ${key} and locale = ${locale} and score < ${floor}`.execute(trx);
-  await raiseFloors(trx, dialect, table, [{ key, locale, floor }]);
+  await raiseFloors(
+    trx,
+    dialect,
+    table,
+    rows.map((r) => ({ key: r.key, locale: r.locale, floor: Math.fround(Number(r.score)) })),
+  );
+  for (const part of chunks(rows)) {
+    await sql`delete from ${headsOf(table)} where key in (${sql.join(part.map((r) => r.key))})
+      and score < (select f.floor from ${floorsOf(table)} f
+        where f.key = ${headsOf(table)}.key and f.locale = ${headsOf(table)}.locale)`.execute(trx);
+  }
 }
 
 /** Remove documents from every list by their handles (their entry was rewritten or deleted; SQLite). */
