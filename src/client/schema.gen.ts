@@ -858,7 +858,7 @@ export interface paths {
         };
         /**
          * Full-text search across collections
-         * @description Ranked results with highlighted snippets, cursor-paginated. Readers without draft access find published entries only.
+         * @description Ranked results with highlighted snippets, cursor-paginated. Readers without draft access find published entries only. Paging through a very broad query ends early: a one-word, `word*` or two-word phrase query on a word common in a collection pages through that collection's best entries for it (at least `searchHeadSize`), other broad queries through the best of their `searchRankWindow` most recent matches.
          */
         get: operations["search"];
         put?: never;

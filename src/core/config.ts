@@ -90,7 +90,7 @@ export const configSchema = z
     searchRebuildBatch: z.coerce.number().int().min(1).max(10_000).default(500),
     searchRankWindow: z.coerce.number().int().min(100).max(1_000_000).default(5_000),
     searchHeadSize: z.coerce.number().int().min(2).max(10_000).default(100),
-    searchHeadThreshold: z.coerce.number().int().min(2).max(1_000_000).default(300),
+    searchHeadThreshold: z.coerce.number().int().min(2).max(1_000_000).default(250),
     // Off unless set to 1/true: imports then may fetch from loopback and private networks (tests, local development).
     importAllowPrivateHosts: z
       .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])

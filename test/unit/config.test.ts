@@ -21,7 +21,7 @@ describe('configuration', () => {
     expect(c.maxUploadSize).toBe(50 * 1024 * 1024);
     expect(c.trustedProxyHeaders).toEqual([]);
     expect(c.sqliteCacheSize).toBe(2 * 1024 * 1024);
-    expect([c.searchHeadSize, c.searchHeadThreshold]).toEqual([100, 300]);
+    expect([c.searchHeadSize, c.searchHeadThreshold]).toEqual([100, 250]);
     expect(loadConfig({ CMS_SEARCH_HEAD_SIZE: '40', CMS_SEARCH_HEAD_THRESHOLD: '1000' }, cwd)).toMatchObject({
       searchHeadSize: 40,
       searchHeadThreshold: 1000,

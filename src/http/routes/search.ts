@@ -22,7 +22,7 @@ export function searchRoutes(api: Api): void {
       operationId: 'search',
       summary: 'Full-text search across collections',
       description:
-        'Ranked results with highlighted snippets, cursor-paginated. Readers without draft access find published entries only.',
+        "Ranked results with highlighted snippets, cursor-paginated. Readers without draft access find published entries only. Paging through a very broad query ends early: a one-word, `word*` or two-word phrase query on a word common in a collection pages through that collection's best entries for it (at least `searchHeadSize`), other broad queries through the best of their `searchRankWindow` most recent matches.",
       tags,
       query: SearchQuery,
       response: SearchResultSchema,

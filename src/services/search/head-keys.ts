@@ -48,6 +48,23 @@ export const isPrefixKey = (key: string) => key.endsWith('*');
 export const pairKey = (first: string, second: string) => `${first} ${second}`;
 export const isPairKey = (key: string) => key.includes(' ');
 
+/** A term's prefix keys (3 and 4 characters, counted in code points as the engines count them). */
+const prefixCache = new Map<string, string[]>();
+const PREFIX_CACHE_MAX = 100_000;
+
+function prefixKeysOf(term: string): string[] {
+  let keys = prefixCache.get(term);
+  if (!keys) {
+    const chars = [...term];
+    keys = [];
+    for (let n = MIN_PREFIX; n <= Math.min(MAX_PREFIX, chars.length); n++)
+      keys.push(prefixKey(chars.slice(0, n).join('')));
+    if (prefixCache.size >= PREFIX_CACHE_MAX) prefixCache.clear();
+    prefixCache.set(term, keys);
+  }
+  return keys;
+}
+
 /** Every key of a document (or those of `only`) with its occurrences per tier. */
 export function keyCounts(doc: DocTokens, only?: ReadonlySet<string>): Map<string, TierCounts> {
   const out = new Map<string, TierCounts>();
@@ -64,12 +81,12 @@ export function keyCounts(doc: DocTokens, only?: ReadonlySet<string>): Map<strin
     const term = doc.terms[i];
     const tier = TIER_INDEX[doc.tiers[i]];
     add(term, tier);
-    // Prefixes in code points, as the engines count characters.
-    const chars = [...term];
-    for (let n = MIN_PREFIX; n <= Math.min(MAX_PREFIX, chars.length); n++)
-      add(prefixKey(chars.slice(0, n).join('')), tier);
-    // A pair counts in the tier of its first word.
-    if (i > 0 && adjacent(doc, i - 1, i)) add(pairKey(doc.terms[i - 1], term), TIER_INDEX[doc.tiers[i - 1]]);
+    for (const key of prefixKeysOf(term)) add(key, tier);
+    // A pair counts in the tier of its first word; a common pair is made of common words.
+    const before = doc.terms[i - 1];
+    if (i > 0 && (!only || (only.has(before) && only.has(term))) && adjacent(doc, i - 1, i)) {
+      add(pairKey(before, term), TIER_INDEX[doc.tiers[i - 1]]);
+    }
   }
   return out;
 }

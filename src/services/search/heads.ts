@@ -264,9 +264,12 @@ export async function startHeads(
   const common: Array<[string, number]> = [];
   for (const [term, df] of terms) if (df >= settings.threshold) common.push([term, df]);
   for (const [key, df] of prefixFrequencies(terms, rows)) if (df >= settings.threshold) common.push([key, df]);
+  // A pair is only as common as its rarer word: its words must have lists too (keyCounts relies on it).
+  const words = new Set(common.map(([k]) => k));
   for (const [key, seen] of samplePairs(sample)) {
     const df = Math.round(seen / share);
-    if (df >= settings.threshold) common.push([key, df]);
+    const [first, second] = key.split(' ');
+    if (df >= settings.threshold && words.has(first) && words.has(second)) common.push([key, df]);
   }
   common.sort((x, y) => (x[0] < y[0] ? -1 : 1));
   for (const part of chunks(common)) {

@@ -43,7 +43,9 @@ describe('head list keys', () => {
     expect(keyCounts(pg).get('dog run')).toEqual([1, 0, 0, 0]);
     // Gaps in positions break pairs.
     expect(keyCounts(doc(['a1', 'b1'], ['a', 'a'], [1, 3], 'document')).has('a1 b1')).toBe(false);
-    expect([...keyCounts(d, new Set(['dog', 'run dog'])).keys()].sort()).toEqual(['dog', 'run dog']);
+    expect([...keyCounts(d, new Set(['dog', 'run', 'run dog'])).keys()].sort()).toEqual(['dog', 'run', 'run dog']);
+    // A pair of words without lists is never counted as common.
+    expect([...keyCounts(d, new Set(['dog', 'run dog'])).keys()]).toEqual(['dog']);
   });
 
   it('count prefixes in characters, not UTF-16 units', () => {

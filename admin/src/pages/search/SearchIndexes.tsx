@@ -34,6 +34,14 @@ const size = (bytes: number | null) =>
       ? `${Math.ceil(bytes / 1024)} KB`
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** What a rebuild is doing: indexing entries, compacting the new index, then listing the best entries of common words. */
+function buildStep(build: { phase: string; done: number; total: number }): string {
+  const of = `${build.done.toLocaleString()} of ${build.total.toLocaleString()}`;
+  if (build.phase === 'merging') return 'Compacting the new index';
+  if (build.phase === 'ranking') return `Ranking common words: ${of} documents`;
+  return `${of} entries`;
+}
+
 /** Editors: turn search on per collection, choose how text is split into words, weigh fields, rebuild. */
 export function SearchIndexes({ stats }: { stats: UseQueryResult<Stats> }) {
   const list = stats.data?.collections ?? [];
@@ -98,8 +106,7 @@ function IndexRow({ status }: { status: IndexStatus }) {
         <div className="index__progress">
           <progress value={status.build?.done ?? 0} max={Math.max(1, status.build?.total ?? 1)} />
           <span>
-            {status.build?.done.toLocaleString()} of {status.build?.total.toLocaleString()} entries ·{' '}
-            {status.build?.reason}
+            {status.build ? buildStep(status.build) : null} · {status.build?.reason}
           </span>
         </div>
       ) : null}
