@@ -69,7 +69,7 @@ function bm25(c: HeadCorpus, w: Record<Tier, number>, tf: TierCounts, length: nu
 export const sqliteHeads: HeadEngine = {
   score: bm25,
 
-  async corpus(db, table, _key, keyFrequency) {
+  async corpus(db, table, keyFrequency) {
     const { rows, avgLength } = await averages(db, table);
     // The document frequency counted when the lists were built: FTS5 counts it by walking every
     // match (its vocabulary table too), the very cost lists avoid. It scales all of a query's scores

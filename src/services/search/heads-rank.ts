@@ -33,7 +33,6 @@ export async function rankFromHeads(db: Kdb, scoring: HeadScoring, q: HeadQuery)
   const { rows: found } = await runNamed(
     db,
     sql<{
-      key: string;
       df: number;
       doc: number | null;
       entry: string;
@@ -43,13 +42,13 @@ export async function rankFromHeads(db: Kdb, scoring: HeadScoring, q: HeadQuery)
       tc: number;
       td: number;
       len: number;
-    }>`select k.key, k.df, h.doc, h.entry, h.seen, h.ta, h.tb, h.tc, h.td, h.len from ${keysOf(q.table)} k
+    }>`select k.df, h.doc, h.entry, h.seen, h.ta, h.tb, h.tc, h.td, h.len from ${keysOf(q.table)} k
     left join ${floorsOf(q.table)} f on f.key = k.key and f.locale = ${q.locale}
     left join ${headsOf(q.table)} h on h.key = k.key and h.locale = ${q.locale} and h.score >= f.floor
     where k.key = ${q.key}`,
   );
   if (!found[0]) return null;
-  const corpus = await scoring.corpus(db, q.table, found[0].key, Number(found[0].df));
+  const corpus = await scoring.corpus(db, q.table, Number(found[0].df));
   const after = q.after;
   const page: Candidate[] = [];
   for (const r of found) {

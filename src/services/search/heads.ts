@@ -32,7 +32,7 @@ import { TIERS, type Tier, type Tokenizer } from './model.js';
 export interface HeadScoring {
   score(corpus: HeadCorpus, weights: Record<Tier, number>, tf: TierCounts, length: number): number;
   /** What a query's scores need besides the counts: the live average length and the key's idf (SQLite). */
-  corpus(db: Kdb, table: string, key: string, keyFrequency: number): Promise<HeadCorpus>;
+  corpus(db: Kdb, table: string, keyFrequency: number): Promise<HeadCorpus>;
   /** Average document length of the index (SQLite bm25; 0 where the score does not use it). */
   averageLength(db: Kdb, table: string): Promise<number>;
   /** Documents in the index, and the document frequency of every term. */
