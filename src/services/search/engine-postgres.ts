@@ -2,8 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { runNamed } from '../../db/pg-named.js';
 import { assertIndexTable, type RankRequest, type SearchEngine } from './engine.js';
-import { postgresHeads, type TokenRow, tokensOf } from './engine-postgres-heads.js';
-import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeTokens } from './heads.js';
+import { postgresHeads, tokensOf } from './engine-postgres-heads.js';
+import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
 import { TIERS, type Tier } from './model.js';
 import { pgMarker } from './pg-lexemes.js';
 import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
@@ -23,8 +23,15 @@ import { substringSnippet } from './snippet.js';
  */
 const WEIGHT_LETTER: Record<Tier, string> = { a: 'A', b: 'B', c: 'C', d: 'D' };
 const SUGGEST_CANDIDATES = 50;
-/** Index tables known to have the current layout: head lists, and for word indexes the title prefix index. */
-const current = new Set<string>();
+/** What an index table's storage has; tables of an earlier layout are rebuilt by the worker. */
+interface Layout {
+  /** Not the current layout: head lists with their index by handle, for word indexes the title prefix index. */
+  outdated: boolean;
+  /** The text table holds what a result shows (title, slug, status...), not only the tier texts. */
+  wideText: boolean;
+}
+/** Layouts of tables known to be current (a table never changes layout). */
+const current = new Map<string, Layout>();
 /** LIKE pattern of text at the start (backslash escapes the wildcards). */
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const suggestRow = (r: { entry_id: string; locale: string; slug: string | null; title: string }) => ({
@@ -50,26 +57,31 @@ export function postgresEngine(): SearchEngine {
     return trigramOps;
   };
 
-  async function outdated(db: Kdb, table: string): Promise<boolean> {
-    // Word indexes built before title-start suggestions lack the title prefix index; indexes built
-    // before head lists lack their tables.
-    if (current.has(table)) return false;
+  async function layoutOf(db: Kdb, table: string): Promise<Layout> {
+    const known = current.get(table);
+    if (known) return known;
     const { rows } = await sql<{
       base: string | null;
       tsv: string | null;
       prefix: string | null;
       heads: string | null;
+      handles: string | null;
+      wide: boolean;
     }>`
       select to_regclass(${table})::text as base, to_regclass(${`${table}_tsv`})::text as tsv,
-        to_regclass(${`${table}_tprefix`})::text as prefix, to_regclass(${`${table}_hmeta`})::text as heads`.execute(
-      db,
-    );
+        to_regclass(${`${table}_tprefix`})::text as prefix, to_regclass(${`${table}_hmeta`})::text as heads,
+        to_regclass(${`${table}_heads_doc`})::text as handles,
+        exists (select 1 from pg_attribute where attrelid = to_regclass(${`${table}_text`})
+          and attname = 'title' and not attisdropped) as wide`.execute(db);
     const r = rows[0];
-    if (!r?.base) return false;
-    const old = (!!r.tsv && !r.prefix) || !r.heads;
-    if (!old) current.add(table);
-    return old;
+    if (!r?.base) return { outdated: false, wideText: true };
+    // Word indexes built before title-start suggestions lack the title prefix index; indexes built
+    // before head lists lack their tables, and those of the first head lists their index by handle.
+    const layout = { outdated: (!!r.tsv && !r.prefix) || !r.heads || !r.handles || !r.wide, wideText: r.wide };
+    if (!layout.outdated) current.set(table, layout);
+    return layout;
   }
+  const outdated = async (db: Kdb, table: string) => (await layoutOf(db, table)).outdated;
 
   return {
     heads: postgresHeads,
@@ -153,14 +165,14 @@ export function postgresEngine(): SearchEngine {
     async write(trx, table, tokenizer, entryIds, docs) {
       if (!entryIds.length) return;
       const words = tokenizer !== 'trigram';
-      const old = await outdated(trx, table);
-      const heads = words && !old ? await readHeadMeta(trx, table) : null;
-      // The old documents' tokens say which lists they may be in (the lists have no index by handle).
-      const { rows: gone } = await sql<TokenRow>`
+      const layout = await layoutOf(trx, table);
+      const heads = words && !layout.outdated ? await readHeadMeta(trx, table) : null;
+      const { rows: gone } = await sql<{ doc: number }>`
         with texts as (delete from ${textOf(table)} where entry_id = any(${entryIds}))
         delete from ${id(table)} where entry_id = any(${entryIds})
-        ${heads ? sql`returning doc, entry_id, locale, live, current, tsv::text as tsv` : sql``}`.execute(trx);
-      if (heads) await removeTokens(trx, table, gone.map(tokensOf));
+        ${heads ? sql`returning doc` : sql``}`.execute(trx);
+      const handles = gone.map((r) => Number(r.doc));
+      if (heads) await removeDocuments(trx, table, handles);
       if (!docs.length) return;
       const payload = JSON.stringify(
         docs.map((d) => ({
@@ -208,7 +220,7 @@ export function postgresEngine(): SearchEngine {
             title text, a text, b text, c text, d text, wa text, wb text, wc text, wd text, wt text)
         ), texts as (
           ${
-            old
+            !layout.wideText
               ? sql`insert into ${textOf(table)} (entry_id, live, a, b, c, d) select v.entry_id, v.live, v.a, v.b, v.c, v.d from v`
               : sql`insert into ${textOf(table)} (entry_id, live, current, locale, status, slug, title, a, b, c, d)
                   select v.entry_id, v.live, v.current, v.locale, v.status, v.slug, v.title, v.a, v.b, v.c, v.d from v`
@@ -264,7 +276,7 @@ export function postgresEngine(): SearchEngine {
       if (!candidates.length) return [];
       const ids = candidates.map((c) => c.entryId);
       // An index of an earlier layout keeps what results show in the ranking table only.
-      const from = (await outdated(db, req.table))
+      const from = !(await layoutOf(db, req.table)).wideText
         ? sql`${id(req.table)} t join ${textOf(req.table)} x on x.entry_id = t.entry_id and x.live = t.live
           where t.entry_id = any(${ids}) and t.${flag(req.visibility)}`
         : sql`${textOf(req.table)} t cross join lateral (select t.a, t.b, t.c, t.d) x

@@ -140,9 +140,9 @@ export async function createHeadTables(trx: Kdb, dialect: DialectName, table: st
     entry text not null, seen smallint not null,
     ta smallint not null, tb smallint not null, tc smallint not null, td smallint not null, len integer not null,
     score real not null, primary key (key, locale, doc)) ${organised}`.execute(trx);
-  // SQLite finds a rewritten document's rows by handle; PostgreSQL, where an index on every row costs
-  // more, by the keys of its old tokens (removeDocuments).
-  if (!pg) await sql`create index ${sql.id(`${base(table)}_heads_doc`)} on ${headsOf(table)} (doc)`.execute(trx);
+  // A rewritten or deleted document's rows are found by handle (removeDocuments): a few pages of this
+  // index, where probing the lists by the keys of its old tokens reads one cold page per key.
+  await sql`create index ${sql.id(`${base(table)}_heads_doc`)} on ${headsOf(table)} (doc)`.execute(trx);
   await sql`create table ${metaOf(table)} (id integer primary key, weights text not null, avg_length ${real} not null,
     size integer not null, threshold integer not null, documents integer not null, ready smallint not null)`.execute(
     trx,
@@ -397,24 +397,10 @@ export async function trimHeads(trx: Kdb, dialect: DialectName, table: string, o
   }
 }
 
-/** Remove documents from every list by their handles (their entry was rewritten or deleted; SQLite). */
+/** Remove documents from every list by their handles (their entry was rewritten or deleted). */
 export async function removeDocuments(trx: Kdb, table: string, docs: number[]): Promise<void> {
   for (const part of chunks(docs)) {
     await sql`delete from ${headsOf(table)} where doc in (${sql.join(part)})`.execute(trx);
-  }
-}
-
-/**
- * Remove documents from every list by the keys of their tokens (PostgreSQL,
- * whose lists have no index by handle): one primary-key probe per common key.
- */
-export async function removeTokens(trx: Kdb, table: string, docs: DocTokens[]): Promise<void> {
-  const keys = await commonKeys(trx, table);
-  if (!keys.size) return;
-  const rows = docs.flatMap((d) => [...keyCounts(d, keys).keys()].map((key) => [key, d.locale, d.doc] as const));
-  for (const part of chunks(rows)) {
-    await sql`delete from ${headsOf(table)} where (key, locale, doc) in
-      (${sql.join(part.map(([k, l, d]) => sql`(${k}, ${l}, ${d})`))})`.execute(trx);
   }
 }
 

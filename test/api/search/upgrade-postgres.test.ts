@@ -45,4 +45,46 @@ describeEachDialect('search index storage upgrades on PostgreSQL', (dialect) => 
     await cms.services.search.worker.runOnce();
     expect(await indexTable(cms)).toBe(upgraded);
   });
+
+  it.runIf(dialect === 'postgres')('rebuilds head lists stored without their index by handle', async () => {
+    const cms = await testCms(dialect, { config: { searchHeadSize: 3, searchHeadThreshold: 2 } as never });
+    await articles(cms);
+    const first = await published(cms, { title: 'Wombat burrow', body: 'wombat wombat' });
+    const second = await published(cms, { title: 'Wombat', body: 'a wombat sleeps' });
+    const third = await published(cms, { title: 'Sleepy', body: 'one wombat' });
+    await call(cms, 'POST', '/search/rebuild', { token: cms.adminToken, body: { collection: 'articles' } });
+    // The first head lists found a rewritten document's rows by its tokens: no index on `doc`.
+    const current = await indexTable(cms);
+    const table = current.replace(/_\d+$/, '_91');
+    await cms.database.db.transaction().execute(async (trx) => {
+      await sql`drop index ${sql.id(`${current}_heads_doc`)}`.execute(trx);
+      for (const t of ['', '_text', '_heads', '_hkeys', '_hfloors', '_hmeta'])
+        await sql`alter table ${sql.id(`${current}${t}`)} rename to ${sql.id(`${table}${t}`)}`.execute(trx);
+      await sql`alter index ${sql.id(`${current}_tprefix`)} rename to ${sql.id(`${table}_tprefix`)}`.execute(trx);
+      await sql`update _cms_search_collections set index_table = ${table}, generation = 91`.execute(trx);
+    });
+    // Until the rebuild, the engine answers and writes leave the old lists alone.
+    const edit = async (id: string, data: Record<string, string>) => {
+      const put = await call(cms, 'PUT', `/content/articles/${id}`, { token: cms.adminToken, body: { data } });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      const pub = await call(cms, 'POST', `/content/articles/${id}/publish`, { token: cms.adminToken, body: {} });
+      expect(pub.status, JSON.stringify(pub.body)).toBe(200);
+    };
+    await edit(second, { title: 'Koala', body: 'eucalyptus' });
+    expect(await ids(cms, 'wombat')).toEqual([first, third]);
+    await cms.services.search.worker.runOnce();
+    const upgraded = await indexTable(cms);
+    expect(upgraded).not.toBe(table);
+    const handles = sql<{ r: string | null }>`select to_regclass(${`${upgraded}_heads_doc`})::text as r`;
+    expect((await handles.execute(cms.database.db)).rows[0].r).not.toBeNull();
+    expect(await ids(cms, 'wombat')).toEqual([first, third]);
+    // A rewrite now leaves the lists by handle: the old document's rows go, the new one's come.
+    const docs = sql<{ doc: string }>`select distinct doc from ${sql.id(`${upgraded}_heads`)} where entry = ${first}`;
+    const before = (await docs.execute(cms.database.db)).rows.map((r) => r.doc);
+    expect(before).toHaveLength(1);
+    await edit(first, { body: 'gone' });
+    const after = (await docs.execute(cms.database.db)).rows.map((r) => r.doc);
+    expect(after).toHaveLength(1);
+    expect(after).not.toEqual(before);
+  });
 });
