@@ -52,6 +52,8 @@ const RANK_WINDOW = process.env.BENCH_SEARCH_RANK_WINDOW;
 /** The service's `searchHeadSize` and `searchHeadThreshold` for this run (their defaults when unset). */
 const HEAD_SIZE = process.env.BENCH_SEARCH_HEAD_SIZE;
 const HEAD_THRESHOLD = process.env.BENCH_SEARCH_HEAD_THRESHOLD;
+/** Print this many slowest queries of each kind (to find what a p95 is made of). */
+const SLOWEST = Number(process.env.BENCH_SEARCH_SLOWEST ?? 0);
 const VOCABULARY = 20_000;
 const RESULTS = fileURLToPath(new URL('./results/search-latest.json', import.meta.url));
 
@@ -209,6 +211,11 @@ async function measure(cms: Cms, paths: string[], token: string, cpu: () => Prom
   const before = await cpu();
   for (const p of paths) samples.push(await timeRequest(cms, p, token));
   const used = (await cpu()) - before;
+  if (SLOWEST > 0) {
+    const slow = paths.map((p, i) => [samples[i], decodeURIComponent(p.split('?')[1])] as const);
+    slow.sort((x, y) => y[0] - x[0]);
+    for (const [ms, q] of slow.slice(0, SLOWEST)) log(`  ${ms.toFixed(2)} ms  ${q}`);
+  }
   return { ...stat(samples), cpu: Math.round((used / paths.length) * 100) / 100 };
 }
 

@@ -129,6 +129,7 @@ export function buildOps(deps: IndexDeps) {
     const meta = await readHeadMeta(trx, b.table);
     const docs = await engine.heads.tokensAfter(trx, b.table, b.tokenizer, Number(b.cursor), deps.batch);
     if (meta) await addDocuments(trx, ctx.dialect, b.table, engine.heads, meta, docs);
+    await engine.heads.postings?.add(trx, b.table, docs);
     b.cursor = String(docs.at(-1)?.doc ?? b.cursor);
     b.done += docs.length;
     if (docs.length === deps.batch) return false;

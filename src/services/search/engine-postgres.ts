@@ -6,6 +6,14 @@ import { postgresHeads, tokensOf } from './engine-postgres-heads.js';
 import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
 import { TIERS, type Tier } from './model.js';
 import { pgMarker } from './pg-lexemes.js';
+import {
+  addPairs,
+  choosePairWords,
+  createPairTables,
+  dropPairTables,
+  removePairs,
+  requiredPairs,
+} from './pg-phrase-pairs.js';
 import { config, keysetSql, rankWeights, trigramScore, trigramWhere, tsQuery, wordText } from './pg-query.js';
 import { forTrigrams } from './query.js';
 import { substringSnippet } from './snippet.js';
@@ -25,7 +33,10 @@ const WEIGHT_LETTER: Record<Tier, string> = { a: 'A', b: 'B', c: 'C', d: 'D' };
 const SUGGEST_CANDIDATES = 50;
 /** What an index table's storage has; tables of an earlier layout are rebuilt by the worker. */
 interface Layout {
-  /** Not the current layout: head lists with their index by handle, for word indexes the title prefix index. */
+  /**
+   * Not the current layout: head lists with their index by handle; for word indexes the title
+   * prefix index and the phrase pairs.
+   */
   outdated: boolean;
   /** The text table holds what a result shows (title, slug, status...), not only the tier texts. */
   wideText: boolean;
@@ -66,25 +77,36 @@ export function postgresEngine(): SearchEngine {
       prefix: string | null;
       heads: string | null;
       handles: string | null;
+      pairs: string | null;
       wide: boolean;
     }>`
       select to_regclass(${table})::text as base, to_regclass(${`${table}_tsv`})::text as tsv,
         to_regclass(${`${table}_tprefix`})::text as prefix, to_regclass(${`${table}_hmeta`})::text as heads,
-        to_regclass(${`${table}_heads_doc`})::text as handles,
+        to_regclass(${`${table}_heads_doc`})::text as handles, to_regclass(${`${table}_pairs`})::text as pairs,
         exists (select 1 from pg_attribute where attrelid = to_regclass(${`${table}_text`})
           and attname = 'title' and not attisdropped) as wide`.execute(db);
     const r = rows[0];
     if (!r?.base) return { outdated: false, wideText: true };
-    // Word indexes built before title-start suggestions lack the title prefix index; indexes built
-    // before head lists lack their tables, and those of the first head lists their index by handle.
-    const layout = { outdated: (!!r.tsv && !r.prefix) || !r.heads || !r.handles || !r.wide, wideText: r.wide };
+    // Word indexes built before title-start suggestions lack the title prefix index, before phrase
+    // pairs their tables; indexes built before head lists lack theirs, and those of the first head
+    // lists their index by handle.
+    const words = !!r.tsv;
+    const outdated = (words && (!r.prefix || !r.pairs)) || !r.heads || !r.handles || !r.wide;
+    const layout = { outdated, wideText: r.wide };
     if (!layout.outdated) current.set(table, layout);
     return layout;
   }
   const outdated = async (db: Kdb, table: string) => (await layoutOf(db, table)).outdated;
 
+  /** The phrase pairs every match of a word query holds, once the index's lists are ready; [] otherwise. */
+  async function phrasePairs(db: Kdb, req: RankRequest): Promise<number[]> {
+    if (await outdated(db, req.table)) return [];
+    if (!(await readHeadMeta(db, req.table))?.ready) return [];
+    return requiredPairs(db, req.table, config(req.tokenizer), req.query);
+  }
+
   return {
-    heads: postgresHeads,
+    heads: { ...postgresHeads, postings: { start: choosePairWords, add: addPairs } },
 
     async supports(db, tokenizer) {
       if (tokenizer !== 'trigram') return true;
@@ -129,6 +151,7 @@ export function postgresEngine(): SearchEngine {
         await sql`create index ${sql.id(`${table}_tprefix`)} on ${id(table)} (locale, lower(title) text_pattern_ops)`.execute(
           trx,
         );
+        await createPairTables(trx, table);
       }
     },
 
@@ -153,10 +176,13 @@ export function postgresEngine(): SearchEngine {
       // Fresh tables have no statistics: without them the planner scans instead of using GIN.
       await sql`analyze ${id(table)}`.execute(trx);
       await sql`analyze ${textOf(table)}`.execute(trx);
+      const { rows } = await sql<{ r: string | null }>`select to_regclass(${`${table}_pairs`})::text as r`.execute(trx);
+      if (rows[0]?.r) await sql`analyze ${sql.id(`${table}_pairs`)}`.execute(trx);
     },
 
     async drop(trx, table) {
       await dropHeadTables(trx, table);
+      await dropPairTables(trx, table);
       current.delete(table);
       await sql`drop table if exists ${id(table)}`.execute(trx);
       await sql`drop table if exists ${textOf(table)}`.execute(trx);
@@ -172,7 +198,10 @@ export function postgresEngine(): SearchEngine {
         delete from ${id(table)} where entry_id = any(${entryIds})
         ${heads ? sql`returning doc` : sql``}`.execute(trx);
       const handles = gone.map((r) => Number(r.doc));
-      if (heads) await removeDocuments(trx, table, handles);
+      if (heads) {
+        await removeDocuments(trx, table, handles);
+        await removePairs(trx, table, handles);
+      }
       if (!docs.length) return;
       const payload = JSON.stringify(
         docs.map((d) => ({
@@ -232,7 +261,9 @@ export function postgresEngine(): SearchEngine {
         from v
         ${heads ? sql`returning doc, entry_id, locale, live, current, tsv::text as tsv` : sql``}`.execute(trx);
       if (heads) {
-        await addDocuments(trx, 'postgres', table, postgresHeads, heads, inserted.rows.map(tokensOf));
+        const tokens = inserted.rows.map(tokensOf);
+        await addDocuments(trx, 'postgres', table, postgresHeads, heads, tokens);
+        await addPairs(trx, table, tokens);
       }
     },
 
@@ -262,8 +293,18 @@ export function postgresEngine(): SearchEngine {
       } else {
         const q = tsQuery(req.query, req.tokenizer);
         if (!q) return [];
-        inner = sql`select entry_id, ts_rank_cd(${rankWeights(req.tierWeights)}::float4[], tsv, ${q}, 1)::float8 as score
-          from ${id(req.table)} where tsv @@ ${q} and ${filter} limit ${req.window}`;
+        const score = sql`ts_rank_cd(${rankWeights(req.tierWeights)}::float4[], t.tsv, ${q}, 1)::float8`;
+        const pairs = await phrasePairs(db, req);
+        // A phrase of very common words: the entries holding its pairs, fetched by handle (the fence
+        // keeps the planner from also reading GIN's list of every entry holding both words).
+        inner = pairs.length
+          ? sql`select t.entry_id, ${score} as score
+            from (select doc from ${sql.id(`${req.table}_pairs`)} where pairs @> ${`{${pairs.join(',')}}`}::int4[]
+              offset 0) p
+            join ${id(req.table)} t on t.doc = p.doc
+            where t.tsv @@ ${q} and t.${flag(req.visibility)} and t.locale = ${req.locale} limit ${req.window}`
+          : sql`select t.entry_id, ${score} as score
+            from ${id(req.table)} t where t.tsv @@ ${q} and ${filter} limit ${req.window}`;
       }
       // Not a prepared statement: a generic plan cannot tell a rare word (GIN) from a common one (scan).
       const { rows } = await sql<{ entry_id: string; score: number }>`

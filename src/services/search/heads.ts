@@ -53,6 +53,13 @@ export interface HeadEngine extends HeadScoring {
    * head-keys.ts); null when the unit has none.
    */
   queryKey(db: Kdb, tokenizer: Tokenizer, words: string[], prefix: boolean): Promise<RawBuilder<unknown> | null>;
+  /** Postings an engine keeps beside the lists, built in the same steps (PostgreSQL: pg-phrase-pairs.ts). */
+  postings?: {
+    /** A build's first ranking step: choose what to keep, from the document frequencies. */
+    start(trx: Kdb, table: string, terms: Map<string, number>, settings: HeadSettings): Promise<void>;
+    /** Add documents (a ranking step; entry writes add theirs through the engine). */
+    add(trx: Kdb, table: string, docs: DocTokens[]): Promise<void>;
+  };
 }
 
 export interface HeadCorpus {
@@ -259,6 +266,7 @@ export async function startHeads(
   settings: HeadSettings,
 ): Promise<number> {
   const { rows, terms } = await engine.frequencies(trx, table);
+  await engine.postings?.start(trx, table, terms, settings);
   const sample = await engine.sample(trx, table, tokenizer, SAMPLE_DOCS);
   const share = rows ? Math.min(1, sample.length / rows) : 1;
   const common: Array<[string, number]> = [];

@@ -155,7 +155,7 @@ describeEachDialect('search and schema changes', (dialect) => {
     expect(await ids(cms, 'entry')).toHaveLength(3);
     expect(
       (await indexTables(cms)).filter(
-        (t) => !/_(data|idx|docsize|config|docs|entry|title|text|vocab|heads|hkeys|hfloors|hmeta)/.test(t),
+        (t) => !/_(data|idx|docsize|config|docs|entry|title|text|vocab|heads|hkeys|hfloors|hmeta|pairs|pwords)/.test(t),
       ),
     ).toHaveLength(1);
   });
