@@ -418,7 +418,7 @@ export function postgresEngine(): SearchEngine {
       const { rows } = await sql<{ n: number; bytes: number }>`
         select (select count(*) from ${id(table)})::int as n,
           (select sum(pg_total_relation_size(r)) from unnest(array[to_regclass(${table}),
-            ${sql.join(['text', 'heads', 'hkeys', 'hfloors', 'hmeta'].map((s) => sql`to_regclass(${`${table}_${s}`})`))}]) r
+            ${sql.join(['text', 'heads', 'hkeys', 'hfloors', 'hmeta', 'pairs', 'pwords'].map((s) => sql`to_regclass(${`${table}_${s}`})`))}]) r
             where r is not null)::float8 as bytes`.execute(db);
       return { documents: Number(rows[0]?.n ?? 0), sizeBytes: Number(rows[0]?.bytes ?? 0) };
     },
