@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/http/server.js';
 import type { Cms } from '../../src/index.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
-import { addAuthenticator, CHROMIUM, hasChromium, launchChromium, startSite, watchPage } from '../helpers/browser.js';
+import {
+  addAuthenticator,
+  CHROMIUM,
+  dragAbove,
+  hasChromium,
+  launchChromium,
+  startSite,
+  watchPage,
+} from '../helpers/browser.js';
 import { png } from '../helpers/media.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'structure');
@@ -134,14 +142,7 @@ describe.skipIf(!hasChromium)('admin structure screens (Chromium)', () => {
 
     // Pointer path: drag Sport above Culture.
     const handle = (label: string) => page.getByRole('button', { name: `Reorder ${label}` });
-    const from = await handle('Sport').boundingBox();
-    const to = await handle('Culture').boundingBox();
-    if (!from || !to) throw new Error('no drag handles');
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 8 });
-    await page.mouse.move(to.x + to.width / 2, to.y + 2, { steps: 12 });
-    await page.mouse.up();
+    await dragAbove(page, handle('Sport'), handle('Culture'));
     await expect.poll(order).toEqual(['Sport', 'Culture', 'News']);
     await shot('taxonomy-terms');
 
@@ -211,14 +212,7 @@ describe.skipIf(!hasChromium)('admin structure screens (Chromium)', () => {
 
     // Drag News to the top.
     const handle = (label: string) => page.getByRole('button', { name: `Move ${label}`, exact: true });
-    const from = await handle('News').boundingBox();
-    const to = await handle('Home').boundingBox();
-    if (!from || !to) throw new Error('no drag handles');
-    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 8 });
-    await page.mouse.move(to.x + to.width / 2, to.y + 2, { steps: 12 });
-    await page.mouse.up();
+    await dragAbove(page, handle('News'), handle('Home'));
     await expect.poll(structure).toEqual(['0:News', '0:Home', '1:About us']);
     await shot('menu-builder');
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import { type Browser, type CDPSession, chromium, type Locator, type Page } from 'playwright-core';
 import type { ConfigInput } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
@@ -100,4 +100,28 @@ export function watchPage(page: Page, problems: string[]): void {
     if (/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
     problems.push(`${msg.type()}: ${msg.text()}`);
   });
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** A handle's box, or null while it is hidden or being replaced (lists hide their handles while a reorder saves). */
+const boxOf = (handle: Locator): Promise<Box | null> => handle.boundingBox({ timeout: 1_000 }).catch(() => null);
+
+/**
+ * Drag `from` by the pointer until it sits just above `to` (both drag handles), once both are on
+ * screen: a handle measured while the list re-renders after an earlier move has no box.
+ */
+export async function dragAbove(page: Page, from: Locator, to: Locator): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let boxes: [Box | null, Box | null] = [null, null];
+  while (!(boxes[0] && boxes[1])) {
+    if (Date.now() > deadline) throw new Error('the drag handles never showed');
+    boxes = await Promise.all([boxOf(from), boxOf(to)]);
+  }
+  const [a, b] = boxes as [Box, Box];
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, a.y - 10, { steps: 8 });
+  await page.mouse.move(b.x + b.width / 2, b.y + 2, { steps: 12 });
+  await page.mouse.up();
 }

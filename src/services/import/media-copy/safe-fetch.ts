@@ -311,8 +311,9 @@ function request(u: URL, to: { address: string; family: number }, opts: SafeFetc
       left,
     );
     req.on('response', (res) => {
-      // The same deadline keeps running while the body streams.
-      res.once('close', () => clearTimeout(timer));
+      // From here the body's reader (`guarded`) keeps the same deadline. A second timer here
+      // would race it: destroying the request first makes a slow body look like a cut connection.
+      clearTimeout(timer);
       resolve(res);
     });
     req.on('error', (err) => {
