@@ -53,12 +53,30 @@ const plain = (marked: string) =>
 /**
  * The passage a result shows: from the heaviest tier with a match, passing
  * over a tier that holds nothing but the title (shown beside the snippet
- * already) when another tier matches too.
+ * already) when another tier matches too, and without the title it opens
+ * with when the rest matches too (fields of one weight share a tier, the
+ * title first).
  */
 export function pickSnippet(snippets: Record<Tier, string>, weights: Record<Tier, number>, title: string): string {
   const order = [...TIERS].sort((x, y) => weights[y] - weights[x]);
   const matched = order.filter((t) => snippets[t].includes(MARK_OPEN));
   const informative = matched.filter((t) => plain(snippets[t]) !== title.trim());
   const tier = informative[0] ?? matched[0] ?? order.find((t) => snippets[t] && plain(snippets[t]) !== title.trim());
-  return tier ? snippets[tier] : '';
+  return tier ? withoutTitleLead(snippets[tier], title.trim()) : '';
+}
+
+/** `marked` after a leading `title` (markers ignored) and the space after it, when that rest has a match. */
+function withoutTitleLead(marked: string, title: string): string {
+  if (!title) return marked;
+  let i = 0;
+  for (let j = 0; j < title.length; i++) {
+    if (i >= marked.length) return marked;
+    if (marked[i] === MARK_OPEN || marked[i] === MARK_CLOSE) continue;
+    if (marked[i] !== title[j]) return marked;
+    j++;
+  }
+  if (marked[i] === MARK_CLOSE) i++;
+  if (!/^\s/.test(marked.slice(i, i + 1))) return marked;
+  const rest = marked.slice(i).trimStart();
+  return rest.includes(MARK_OPEN) ? rest : marked;
 }

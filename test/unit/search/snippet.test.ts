@@ -40,6 +40,28 @@ describe('snippets', () => {
       ),
     ).toBe('more \u0001hit\u0002');
   });
+
+  it('drops the title a passage opens with when the rest matches too (title and body of one weight)', () => {
+    const weights = { a: 1, b: 0, c: 0, d: 0 };
+    const empty = { b: '', c: '', d: '' };
+    const title = 'Running shoes';
+    expect(
+      pickSnippet({ a: '\u0001Running\u0002 shoes\nAll about \u0001running\u0002', ...empty }, weights, title),
+    ).toBe('All about \u0001running\u0002');
+    expect(
+      pickSnippet({ a: 'Running \u0001shoes\u0002\nAll about \u0001running\u0002', ...empty }, weights, title),
+    ).toBe('All about \u0001running\u0002');
+    // The match is only in the title: kept whole. Not the title at all, or not a whole word of it: unchanged.
+    expect(pickSnippet({ a: '\u0001Running\u0002 shoes\nAll about soles', ...empty }, weights, title)).toBe(
+      '\u0001Running\u0002 shoes\nAll about soles',
+    );
+    expect(pickSnippet({ a: '…and \u0001running\u0002 shoes', ...empty }, weights, title)).toBe(
+      '…and \u0001running\u0002 shoes',
+    );
+    expect(pickSnippet({ a: 'Running shoestrings \u0001running\u0002', ...empty }, weights, title)).toBe(
+      'Running shoestrings \u0001running\u0002',
+    );
+  });
 });
 
 describe('search cursors', () => {
