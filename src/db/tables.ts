@@ -10,6 +10,7 @@ import type { OAuthTables } from './tables-oauth.js';
 import type { PublicTables } from './tables-public.js';
 import type { SearchTables } from './tables-search.js';
 import type { StructureTables } from './tables-structure.js';
+import type { TransferTables } from './tables-transfer.js';
 import type { UsageTables } from './tables-usage.js';
 
 export interface MetaTable {
@@ -183,7 +184,7 @@ export interface EntrySchedulesTable {
  * System tables; the identity tables (sessions, passkeys …) are declared in tables-identity.ts, OAuth in
  * tables-oauth.ts, the public side (comments, redirects, SEO) in tables-public.ts, media in tables-media.ts,
  * site structure (taxonomies, menus, sections, widgets) in tables-structure.ts, search in tables-search.ts,
- * media usage in tables-usage.ts.
+ * media usage in tables-usage.ts, site transfer in tables-transfer.ts.
  */
 export interface Tables
   extends IdentityTables,
@@ -192,7 +193,8 @@ export interface Tables
     MediaTables,
     StructureTables,
     SearchTables,
-    UsageTables {
+    UsageTables,
+    TransferTables {
   _cms_meta: MetaTable;
   _cms_migrations: MigrationsTable;
   _cms_users: UsersTable;

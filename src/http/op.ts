@@ -36,6 +36,11 @@ export interface OpSpec<P, Q, B, R> {
    * `c.req.raw.body` itself. The document states the configured maximum size.
    */
   upload?: { mediaType: 'multipart/form-data' | 'application/octet-stream'; schema: z.ZodType };
+  /**
+   * A file answer outside the envelope (package downloads): documented with
+   * these media types as binary; the handler returns a `Response`.
+   */
+  download?: { mediaTypes: string[]; description: string };
 }
 
 export interface OpInput<P, Q, B> {
@@ -73,7 +78,7 @@ export function op<
 >(
   app: Api,
   spec: OpSpec<P, Q, B, R>,
-  handler: (input: OpInput<P, Q, B>) => Promise<z.input<R> | Reply<z.input<R>>>,
+  handler: (input: OpInput<P, Q, B>) => Promise<z.input<R> | Reply<z.input<R>> | Response>,
 ): void {
   const status = spec.status ?? 200;
   const upload = spec.upload;
@@ -97,10 +102,17 @@ export function op<
         : {}),
     },
     responses: {
-      [status]: {
-        description: 'Success',
-        content: { 'application/json': { schema: envelope(spec.response) } },
-      },
+      [status]: spec.download
+        ? {
+            description: spec.download.description,
+            content: Object.fromEntries(
+              spec.download.mediaTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } as never }]),
+            ),
+          }
+        : {
+            description: 'Success',
+            content: { 'application/json': { schema: envelope(spec.response) } },
+          },
       400: errorContent('Invalid input (VALIDATION_ERROR)'),
       ...(spec.public ? {} : { 401: errorContent('Missing or invalid credentials (UNAUTHORIZED)') }),
       ...(spec.public ? {} : { 403: errorContent('Insufficient permission or scope') }),
@@ -133,6 +145,7 @@ export function op<
       services: c.get('services'),
       c,
     });
+    if (out instanceof Response) return out;
     if (out instanceof Reply) return c.json({ success: true, data: out.data }, out.status);
     return c.json({ success: true, data: out }, status);
   }) as never);

@@ -1,8 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { CmsConfig } from '../core/config.js';
+import { RELEASE_VERSION } from '../core/version.js';
 import type { AppEnv } from './env.js';
-
-const VERSION = '0.1.0';
 
 /** The OpenAPI 3.1 document, generated from the route schemas; cached per process. */
 const cache = new WeakMap<object, { key: string; doc: unknown }>();
@@ -58,7 +57,7 @@ function buildDocument(api: OpenAPIHono<AppEnv>, config: CmsConfig): unknown {
     openapi: '3.1.0',
     info: {
       title: 'CMS REST API',
-      version: VERSION,
+      version: RELEASE_VERSION,
       description: `Headless content management REST API. Every response is an envelope: \`{ success: true, data }\` or \`{ success: false, error: { code, message, details? } }\`. Maximum media upload size: ${config.maxUploadSize} bytes.`,
       license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },

@@ -5,12 +5,13 @@ import { requireScope } from '../auth/actor.js';
 import { CmsError, constraintConflict, isCmsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { assertStorable } from '../core/text.js';
+import { RELEASE_VERSION } from '../core/version.js';
 import type { Services } from '../services/index.js';
 import { toolGated } from '../services/media-usage/gate.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
 
-export const MCP_SERVER_INFO = { name: 'cms', version: '0.1.0' };
+export const MCP_SERVER_INFO = { name: 'cms', version: RELEASE_VERSION };
 
 /** A tool failure as the spec shapes it: `isError`, `[CODE] message` first, the code and details in `_meta`. */
 export function errorResult(err: CmsError): CallToolResult {

@@ -17,6 +17,7 @@ import { createSeoService } from './seo/index.js';
 import { createSettingsService } from './settings/index.js';
 import { createTaxonomyService } from './taxonomies/index.js';
 import { createTokensService } from './tokens/index.js';
+import { createTransferService } from './transfer/index.js';
 import { createUsersService } from './users/index.js';
 import { createWidgetService } from './widgets/index.js';
 
@@ -58,6 +59,7 @@ export function createServices(ctx: ServiceContext) {
     redirects: createRedirectsService(ctx),
     seo: createSeoService(ctx, { schema, content }),
     health: createHealthService(ctx),
+    transfer: createTransferService(ctx, { schema, media }),
   };
 }
 

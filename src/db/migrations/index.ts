@@ -11,6 +11,7 @@ import { migration010 } from './010_public.js';
 import { migration012 } from './012_usage.js';
 import { migration015 } from './015_null_order.js';
 import { migration016 } from './016_media_import_key.js';
+import { migration017 } from './017_transfer.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   migration012,
   migration015,
   migration016,
+  migration017,
 ];

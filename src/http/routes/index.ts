@@ -18,6 +18,7 @@ import { sectionRoutes } from './sections.js';
 import { seoRoutes } from './seo.js';
 import { settingsRoutes } from './settings.js';
 import { taxonomyRoutes } from './taxonomies.js';
+import { transferRoutes } from './transfer.js';
 import { usersRoutes } from './users.js';
 import { widgetRoutes } from './widgets.js';
 
@@ -38,6 +39,7 @@ export function registerRoutes(api: Api): void {
   settingsRoutes(api);
   authRoutes(api);
   usersRoutes(api);
+  transferRoutes(api);
   allowedDomainRoutes(api);
   oauthConsentRoutes(api);
   oauthConnectionRoutes(api);

@@ -1,0 +1,212 @@
+import { Readable } from 'node:stream';
+import { z } from '@hono/zod-openapi';
+import {
+  ApprovalListSchema,
+  ApprovalSchema,
+  CapabilitiesSchema,
+  CreateExportBody,
+  ExportListSchema,
+  ExportSchema,
+  TransferFileParams,
+  TransferIdParams,
+  TransferListQuery,
+} from '../../schemas/transfer.js';
+import { type Api, op } from '../op.js';
+
+const DEFAULT_LIMIT = 50;
+
+/** A package download: never cached by a shared cache, never sniffed, always a download. */
+function download(body: Readable, headers: Record<string, string>): Response {
+  return new Response(Readable.toWeb(body) as unknown as ReadableStream, {
+    status: 200,
+    headers: {
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...headers,
+    },
+  });
+}
+
+/** Routes of the spec's "Site transfer" table. Rules live in the transfer service. */
+export function transferRoutes(api: Api): void {
+  const tags = ['Site transfer'];
+  const Binary = z.object({});
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/capabilities',
+      operationId: 'getTransferCapabilities',
+      summary: 'What this site can export and import: package format, limits, options',
+      tags,
+      response: CapabilitiesSchema,
+    },
+    async ({ actor, services }) => services.transfer.capabilities(actor),
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/exports',
+      operationId: 'listTransferExports',
+      summary: 'Exports, newest first',
+      tags,
+      query: TransferListQuery,
+      response: ExportListSchema,
+    },
+    async ({ actor, services, query }) =>
+      services.transfer.exports.list(actor, { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT }),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/exports',
+      operationId: 'createTransferExport',
+      summary: 'Start an export of the whole site; advance it until nextRequestInMs is null',
+      tags,
+      body: CreateExportBody,
+      response: ExportSchema,
+      status: 201,
+    },
+    async ({ actor, services, body }) => services.transfer.exports.start(actor, { comments: body.comments ?? true }),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/exports/{id}',
+      operationId: 'getTransferExport',
+      summary: 'One export: state, progress and, once complete, its totals',
+      tags,
+      params: TransferIdParams,
+      response: ExportSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.exports.get(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/exports/{id}/advance',
+      operationId: 'advanceTransferExport',
+      summary: 'Run one bounded step of a running export (about a second of work)',
+      tags,
+      params: TransferIdParams,
+      response: ExportSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.exports.advance(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/exports/{id}/manifest',
+      operationId: 'getTransferExportManifest',
+      summary: 'The package manifest, byte for byte (its SHA-256 is the package digest)',
+      tags,
+      params: TransferIdParams,
+      response: Binary,
+      download: { mediaTypes: ['application/json'], description: 'manifest.json of a complete export' },
+    },
+    async ({ actor, services, params }) => {
+      const { text, digest } = await services.transfer.exports.manifest(actor, params.id);
+      const bytes = Buffer.from(text, 'utf8');
+      return download(Readable.from([bytes]), {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(bytes.length),
+        'Content-Disposition': 'attachment; filename="manifest.json"',
+        ETag: `"${digest.slice('sha256:'.length)}"`,
+      });
+    },
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/exports/{id}/files/{path}',
+      operationId: 'downloadTransferExportFile',
+      summary: 'One file of a complete export’s package (the path URL-encoded)',
+      tags,
+      params: TransferFileParams,
+      response: Binary,
+      download: {
+        mediaTypes: ['application/x-ndjson', 'application/octet-stream'],
+        description: 'The file’s bytes; `ETag` is their SHA-256',
+      },
+    },
+    async ({ actor, services, params }) => {
+      const file = await services.transfer.exports.file(actor, params.id, params.path);
+      return download(file.body, {
+        'Content-Type': file.contentType,
+        'Content-Length': String(file.size),
+        'Content-Disposition': `attachment; filename="${file.path.slice(file.path.lastIndexOf('/') + 1)}"`,
+        ETag: `"${file.sha256}"`,
+      });
+    },
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/exports/{id}/archive',
+      operationId: 'downloadTransferExportArchive',
+      summary: 'The whole package as one tar archive: manifest.json, then every file',
+      tags,
+      params: TransferIdParams,
+      response: Binary,
+      download: { mediaTypes: ['application/x-tar'], description: 'A POSIX tar archive, streamed' },
+    },
+    async ({ actor, services, params }) => {
+      const archive = await services.transfer.exports.archive(actor, params.id);
+      return download(archive.body, {
+        'Content-Type': 'application/x-tar',
+        'Content-Length': String(archive.size),
+        'Content-Disposition': `attachment; filename="${archive.filename}"`,
+      });
+    },
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/approvals',
+      operationId: 'listTransferApprovals',
+      summary: 'Requests of MCP clients to export or import, newest first (signed-in sessions only)',
+      tags,
+      query: TransferListQuery,
+      response: ApprovalListSchema,
+    },
+    async ({ actor, services, query }) =>
+      services.transfer.approvals.list(actor, { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT }),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/approvals/{id}/approve',
+      operationId: 'approveTransferApproval',
+      summary: 'Approve a pending request (signed-in sessions only); it can then be used once within 15 minutes',
+      tags,
+      params: TransferIdParams,
+      response: ApprovalSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.approvals.decide(actor, params.id, 'approve'),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/approvals/{id}/deny',
+      operationId: 'denyTransferApproval',
+      summary: 'Deny a pending request (signed-in sessions only)',
+      tags,
+      params: TransferIdParams,
+      response: ApprovalSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.approvals.decide(actor, params.id, 'deny'),
+  );
+}
