@@ -65,6 +65,7 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     services.content.scheduler.start();
     services.media.sweeper.start();
     services.search.worker.start();
+    services.transfer.worker.start();
   }
   let closed = false;
   return {
@@ -82,6 +83,7 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
       await services.redirects.close();
       await services.media.sweeper.stop();
       await services.search.worker.stop();
+      await services.transfer.worker.stop();
       await bus.close();
       await database.close();
     },

@@ -23,8 +23,12 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
   description: string;
-  /** Scope a token needs (the `admin` scope satisfies every core tool). */
-  scope: string;
+  /**
+   * Scope a token needs (the `admin` scope satisfies every core tool); null
+   * when the tool checks access itself (site transfer: the Admin role first,
+   * then the scope or an approval).
+   */
+  scope: string | null;
   annotations: ToolAnnotations;
   input: I;
   /** Schema of `structuredContent`, when the result has a fixed shape. */

@@ -48,7 +48,7 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
     const def = byName.get(request.params.name);
     if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
     try {
-      requireScope(actor, def.scope);
+      if (def.scope !== null) requireScope(actor, def.scope);
       // Writing tools wait while media usage activation runs (spec 2, rule 8); tools/list is not a call.
       if (toolGated(def)) await services.mediaUsage.checkWritesOpen();
       assertStorable(request.params.arguments ?? {}, 'tool arguments');

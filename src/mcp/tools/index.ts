@@ -9,6 +9,7 @@ import { schemaTools } from './schema.js';
 import { searchTools } from './search.js';
 import { settingsTools } from './settings.js';
 import { taxonomyTools } from './taxonomies.js';
+import { transferTools } from './transfer.js';
 
 /** Every core tool, in tools/list order. Later domains add their arrays here. */
 export const coreTools: ToolDef[] = [
@@ -22,4 +23,5 @@ export const coreTools: ToolDef[] = [
   ...revisionTools,
   ...settingsTools,
   ...searchTools,
+  ...transferTools,
 ];

@@ -8,7 +8,7 @@ import { CmsError } from '../../core/errors.js';
  * `transfer:import` are Admin permissions), and a token only with the
  * scope the operation names (`admin` includes the three). An operation an
  * MCP client started through an approval stays open to that user and token
- * without the scope (`grantedTo`).
+ * without the scope: the operation's door checks that first.
  */
 export type TransferScope = 'transfer:export' | 'transfer:analyze' | 'transfer:execute';
 
@@ -35,36 +35,16 @@ export function hasScope(actor: Actor, scope: TransferScope): boolean {
   return actor.scopes === null || scopesInclude(actor.scopes, scope);
 }
 
-export interface Grant {
-  userId: string | null;
-  tokenId: string | null;
-  /** The operation was started through an approval (MCP). */
-  approved: boolean;
-}
-
-function granted(actor: Actor, grant: Grant | undefined): boolean {
-  return (
-    grant?.approved === true &&
-    actor.tokenId !== null &&
-    grant.tokenId === actor.tokenId &&
-    grant.userId === actor.userId
-  );
-}
-
-/**
- * Refuse unless the caller is an administrator with the scope, or the
- * operation was started for this very user and token through an approval.
- */
-export function requireTransfer(actor: Actor, scope: TransferScope, grant?: Grant): void {
+/** Refuse unless the caller is an administrator whose token (if any) carries the scope. */
+export function requireTransfer(actor: Actor, scope: TransferScope): void {
   requireAdmin(actor);
-  if (granted(actor, grant)) return;
   requirePermission(actor, PERMISSION[scope]);
   requireScope(actor, scope);
 }
 
 /** Any one transfer scope (capabilities, import status and receipt). */
-export function requireAnyTransfer(actor: Actor, grant?: Grant): void {
+export function requireAnyTransfer(actor: Actor): void {
   requireAdmin(actor);
-  if (granted(actor, grant) || TRANSFER_SCOPES.some((s) => hasScope(actor, s))) return;
+  if (TRANSFER_SCOPES.some((s) => hasScope(actor, s))) return;
   throw new CmsError('INSUFFICIENT_SCOPE', 'This token lacks a transfer scope', { scopes: TRANSFER_SCOPES });
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError, notFound } from '../../core/errors.js';
-import { requireTransfer } from './access.js';
+import { hasScope, requireAdmin, requireTransfer } from './access.js';
 import type { ApprovalOps } from './approvals.js';
 import { archiveSize, archiveStream, openPackageFile } from './archive.js';
 import type { TransferDeps } from './deps.js';
@@ -45,14 +45,12 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
     };
   }
 
-  /** The export, once the caller may see it (scope, or the approval that started it). */
+  /** The export, once the caller may see it (the scope, or the approval that started it for this token). */
   async function load(actor: Actor, id: string): Promise<OperationRow> {
+    requireAdmin(actor);
     const row = await ops.find(ctx.db, 'export', id);
-    const grant =
-      row && actor.tokenId
-        ? { userId: row.created_by, tokenId: row.token_id, approved: await approvals.grants(row.id, actor) }
-        : undefined;
-    requireTransfer(actor, 'transfer:export', grant);
+    const viaApproval = row !== undefined && !hasScope(actor, 'transfer:export') && (await approvals.grants(id, actor));
+    if (!viaApproval) requireTransfer(actor, 'transfer:export');
     if (!row) throw notFound(`Transfer export "${id}"`);
     return row;
   }
@@ -72,8 +70,15 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
       return view(await engine.start(actor, options));
     },
 
-    /** MCP: the start a caller without the scope makes under an approved request (used in the same transaction). */
-    async startApproved(actor: Actor, options: ExportOptions, approvalId: string | undefined): Promise<ExportView> {
+    /**
+     * MCP `site_export_start`: with the scope it starts at once; without it,
+     * only under an approved request bound to this call, used in the same
+     * transaction that starts the export.
+     */
+    async startFromTool(actor: Actor, options: ExportOptions, approvalId: string | undefined): Promise<ExportView> {
+      requireAdmin(actor);
+      if (hasScope(actor, 'transfer:export') && approvalId === undefined)
+        return view(await engine.start(actor, options));
       const approval = await approvals.check(actor, 'export', { comments: options.comments }, approvalId);
       return ctx.db.transaction().execute(async (trx) => {
         const row = await engine.start(actor, options, trx);

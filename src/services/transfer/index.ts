@@ -11,6 +11,7 @@ import { exportsApi } from './exports.js';
 import { fileStore } from './files.js';
 import { MAX_MANIFEST_BYTES, MAX_PACKAGE_FILES, PACKAGE_FORMAT, PACKAGE_FORMAT_VERSION } from './manifest.js';
 import { operationStore } from './operations.js';
+import { transferWorker } from './worker.js';
 
 export type { ApprovalView } from './approvals.js';
 export type { ExportView } from './exports.js';
@@ -57,6 +58,8 @@ export function createTransferService(
     capabilities: async (actor: Actor) => capabilities(actor),
     exports,
     approvals: { list: approvals.list, decide: approvals.decide },
+    /** Steps running operations in the background (started with the scheduler). */
+    worker: transferWorker(deps, exports.step),
   };
 }
 

@@ -1,0 +1,41 @@
+import { periodic } from '../background.js';
+import type { TransferDeps } from './deps.js';
+import type { OperationRow } from './operations.js';
+
+/** How often a process looks for transfer operations to step. */
+export const TRANSFER_WORKER_INTERVAL_MS = 2_000;
+/** A pass steps operations at most this long. */
+const PASS_BUDGET_MS = 5_000;
+
+/**
+ * Background steps in every process: running exports finish even when the
+ * client that started them went away. A step takes the operation's lease, so
+ * a worker and a client (or two processes) never run the same step.
+ */
+export function transferWorker(deps: TransferDeps, stepExport: (id: string) => Promise<OperationRow>) {
+  const { ctx } = deps;
+
+  async function runOnce(): Promise<void> {
+    const began = Date.now();
+    const running = await ctx.db
+      .selectFrom('_cms_transfer_operations')
+      .select('id')
+      .where('kind', '=', 'export')
+      .where('state', '=', 'running')
+      .where((eb) =>
+        eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', ctx.clock.now().toISOString())]),
+      )
+      .orderBy('id')
+      .limit(10)
+      .execute();
+    for (const { id } of running) {
+      while (Date.now() - began < PASS_BUDGET_MS) {
+        const op = await stepExport(id);
+        // Done, failed, or another process took the step: leave it.
+        if (op.state !== 'running' || op.lease_token !== null) break;
+      }
+    }
+  }
+
+  return { runOnce, ...periodic(ctx.log, 'transfer worker', TRANSFER_WORKER_INTERVAL_MS, runOnce) };
+}
