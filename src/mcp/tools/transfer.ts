@@ -54,7 +54,6 @@ export const transferTools: ToolDef[] = [
       id: OperationId,
       advance: z.boolean().optional().describe('false: report without running a step (default true)'),
     }),
-    run: ({ services, actor }, a) =>
-      a.advance === false ? services.transfer.exports.get(actor, a.id) : services.transfer.exports.advance(actor, a.id),
+    run: ({ services, actor }, a) => services.transfer.exports.statusFromTool(actor, a.id, a.advance !== false),
   }),
 ];

@@ -65,14 +65,10 @@ export const EXPORT_STATES = ['running', 'complete', 'failed'] as const;
 export function exportOps(deps: TransferDeps) {
   const { ctx, ops, files, storage } = deps;
 
-  async function start(
-    actor: { userId: string | null; tokenId: string | null },
-    options: ExportOptions,
-    db: Kdb = ctx.db,
-  ) {
+  /** What a new export starts from: its parts and the records the site holds now (read before any transaction). */
+  async function prepare(options: ExportOptions): Promise<{ cursor: Cursor; progress: Progress }> {
     const snap = await deps.schema.snapshot();
-    const collections = [...snap.collections.values()];
-    const parts = exportParts(collections, options);
+    const parts = exportParts([...snap.collections.values()], options);
     let total = 0;
     for (const ref of parts) {
       const part = resolvePart(ref, snap.collections);
@@ -88,16 +84,28 @@ export function exportOps(deps: TransferDeps) {
       media: { count: 0, bytes: 0 },
       skippedMedia: [],
     };
-    const progress: Progress = { done: 0, total, records: 0, bytesDone: 0 };
-    return ops.create(db, {
-      kind: 'export',
-      state: 'running',
-      stage: 'records',
-      options: JSON.stringify(options),
-      cursor: JSON.stringify(cursor),
-      progress: JSON.stringify(progress),
-      created_by: actor.userId,
-      token_id: actor.tokenId,
+    return { cursor, progress: { done: 0, total, records: 0, bytesDone: 0 } };
+  }
+
+  async function start(
+    actor: { userId: string | null; tokenId: string | null },
+    options: ExportOptions,
+    within?: (row: OperationRow, trx: Kdb) => Promise<void>,
+  ): Promise<OperationRow> {
+    const { cursor, progress } = await prepare(options);
+    return ctx.db.transaction().execute(async (trx) => {
+      const row = await ops.create(trx, {
+        kind: 'export',
+        state: 'running',
+        stage: 'records',
+        options: JSON.stringify(options),
+        cursor: JSON.stringify(cursor),
+        progress: JSON.stringify(progress),
+        created_by: actor.userId,
+        token_id: actor.tokenId,
+      });
+      if (within) await within(row, trx);
+      return row;
     });
   }
 

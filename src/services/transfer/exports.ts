@@ -45,11 +45,15 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
     };
   }
 
-  /** The export, once the caller may see it (the scope, or the approval that started it for this token). */
-  async function load(actor: Actor, id: string): Promise<OperationRow> {
+  /**
+   * The export, once the caller may see it: an administrator with the scope,
+   * or (MCP status calls only) the user and token an approval started it for.
+   */
+  async function load(actor: Actor, id: string, approvalOpens = false): Promise<OperationRow> {
     requireAdmin(actor);
     const row = await ops.find(ctx.db, 'export', id);
-    const viaApproval = row !== undefined && !hasScope(actor, 'transfer:export') && (await approvals.grants(id, actor));
+    const viaApproval =
+      approvalOpens && row !== undefined && !hasScope(actor, 'transfer:export') && (await approvals.grants(id, actor));
     if (!viaApproval) requireTransfer(actor, 'transfer:export');
     if (!row) throw notFound(`Transfer export "${id}"`);
     return row;
@@ -80,11 +84,17 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
       if (hasScope(actor, 'transfer:export') && approvalId === undefined)
         return view(await engine.start(actor, options));
       const approval = await approvals.check(actor, 'export', { comments: options.comments }, approvalId);
-      return ctx.db.transaction().execute(async (trx) => {
-        const row = await engine.start(actor, options, trx);
-        await approvals.use(trx, approval, row.id);
-        return view(row);
-      });
+      return view(await engine.start(actor, options, (row, trx) => approvals.use(trx, approval, row.id)));
+    },
+
+    /**
+     * MCP `site_export_status`: one step unless `advance` is false. The user
+     * and token an approval started the export for may follow it without the scope.
+     */
+    async statusFromTool(actor: Actor, id: string, advance: boolean): Promise<ExportView> {
+      const row = await load(actor, id, true);
+      if (!advance || row.state !== 'running') return view(row);
+      return view(await engine.step(id));
     },
 
     async list(actor: Actor, input: { cursor?: string; limit: number }) {
