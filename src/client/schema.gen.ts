@@ -1388,6 +1388,368 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/transfer/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this site can export and import: package format, limits, options */
+        get: operations["getTransferCapabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exports, newest first */
+        get: operations["listTransferExports"];
+        put?: never;
+        /** Start an export of the whole site; advance it until nextRequestInMs is null */
+        post: operations["createTransferExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One export: state, progress and, once complete, its totals */
+        get: operations["getTransferExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/exports/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run one bounded step of a running export (about a second of work) */
+        post: operations["advanceTransferExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/exports/{id}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The package manifest, byte for byte (its SHA-256 is the package digest) */
+        get: operations["getTransferExportManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/exports/{id}/files/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One file of a complete export’s package (the path URL-encoded) */
+        get: operations["downloadTransferExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/exports/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole package as one tar archive: manifest.json, then every file */
+        get: operations["downloadTransferExportArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Imports, newest first */
+        get: operations["listTransferImports"];
+        put?: never;
+        /** Create an import; upload manifest.json, then every file it lists */
+        post: operations["createTransferImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One import: state, stage, progress, uploaded files and the plan’s headline */
+        get: operations["getTransferImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/missing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Files the manifest lists that are not uploaded yet (manifest.json until it is) */
+        get: operations["listTransferImportMissingFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/files/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload one file of the package (the path URL-encoded); its size and SHA-256 must match the manifest
+         * @description Maximum upload size: 52428800 bytes (`maxUploadSize`); a larger file is refused with 413 PAYLOAD_TOO_LARGE.
+         */
+        put: operations["uploadTransferImportFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run one bounded analysis step (repeat until nextRequestInMs is null), or send new decisions for a planned import */
+        post: operations["analyzeTransferImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plan: counts, sizes, principals, decisions, transformations, warnings and blockers */
+        get: operations["getTransferImportPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a planned import (both digests of the latest plan); other writes wait until it is done */
+        post: operations["executeTransferImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run one bounded step of an executing import (repeat until nextRequestInMs is null) */
+        post: operations["advanceTransferImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an import; one that began writing keeps its hold on the site until it is abandoned */
+        post: operations["cancelTransferImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abandon a failed or cancelled import: undo what it wrote and lift its hold on the site */
+        post: operations["abandonTransferImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/imports/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of a complete import: what was written, mapped and left out, with its digest */
+        get: operations["getTransferImportReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests of MCP clients to export or import, newest first (signed-in sessions only) */
+        get: operations["listTransferApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending request (signed-in sessions only); it can then be used once within 15 minutes */
+        post: operations["approveTransferApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transfer/approvals/{id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deny a pending request (signed-in sessions only) */
+        post: operations["denyTransferApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/allowed-domains": {
         parameters: {
             query?: never;
@@ -2997,6 +3359,280 @@ export interface components {
             /** @description Role level: 10 Subscriber, 20 Contributor, 30 Author, 40 Editor, 50 Admin */
             role?: 10 | 20 | 30 | 40 | 50;
         };
+        TransferCapabilities: {
+            release: string;
+            /** @description The last database migration of this site */
+            schemaVersion: string;
+            package: {
+                format: string;
+                formatVersion: number;
+                archive: string;
+                maxFiles: number;
+                maxManifestBytes: number;
+            };
+            export: {
+                options: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @enum {string} */
+            storage: "file" | "s3";
+        } & {
+            [key: string]: unknown;
+        };
+        TransferExport: {
+            id: string;
+            /** @enum {string} */
+            kind: "export" | "import";
+            /** @description `running`, `complete` or `failed` */
+            state: string;
+            /** @description `records` while running, null once complete */
+            stage: string | null;
+            progress: components["schemas"]["TransferProgress"];
+            /** @description `sha256:<hex>` of the manifest */
+            packageDigest: string | null;
+            planDigest: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            completedAt: string | null;
+            /** @description Advance again after this many milliseconds; null when there is nothing left to do */
+            nextRequestInMs: number | null;
+            options: {
+                comments: boolean;
+            };
+            totals: {
+                /** @description Records by kind */
+                records: {
+                    [key: string]: number;
+                };
+                media: {
+                    count: number;
+                    bytes: number;
+                };
+                files: {
+                    count: number;
+                    bytes: number;
+                };
+                /** @description Media items left out because storage had lost their bytes */
+                skippedMedia: number;
+            } | null;
+        };
+        TransferProgress: {
+            done: number;
+            total: number;
+            records?: number;
+            bytesDone?: number;
+            bytesTotal?: number;
+        };
+        TransferImport: {
+            id: string;
+            /** @enum {string} */
+            kind: "export" | "import";
+            /** @description `uploading`, `analyzing`, `planned`, `executing`, `complete`, `failed`, `cancelled` or `abandoned` */
+            state: string;
+            stage: string | null;
+            progress: components["schemas"]["TransferProgress"];
+            /** @description `sha256:<hex>` of the manifest */
+            packageDigest: string | null;
+            planDigest: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            completedAt: string | null;
+            /** @description Advance again after this many milliseconds; null when there is nothing left to do */
+            nextRequestInMs: number | null;
+            files: {
+                /** @description Files of the package, manifest.json included */
+                listed: number;
+                uploaded: number;
+                missing: number;
+                bytes: number;
+                bytesUploaded: number;
+            };
+            plan: {
+                executable: boolean;
+                blockers: number;
+                warnings: number;
+            } | null;
+            /** @description Other writes are refused until this import completes or is abandoned */
+            holdsSite: boolean;
+        };
+        TransferImportMissingFiles: {
+            items: {
+                path: string;
+                kind: string;
+                size: number | null;
+                sha256: string | null;
+            }[];
+            total: number;
+            nextCursor: string | null;
+        };
+        TransferImportPlan: {
+            packageDigest: string;
+            planDigest: string;
+            executable: boolean;
+            source: {
+                url: string;
+                title: string | null;
+                tagline: string | null;
+                createdAt: string;
+                release: string;
+                schemaVersion: string;
+            };
+            counts: {
+                records: {
+                    [key: string]: number;
+                };
+                files: number;
+                mediaFiles: number;
+            };
+            sizes: {
+                bytes: number;
+                mediaBytes: number;
+            };
+            principals: {
+                items: {
+                    id: string;
+                    name: string | null;
+                    role: number;
+                    disabled: boolean;
+                    records: number;
+                    suggestedUserId: string | null;
+                    /** @description The user of this site the records go to; null: the user is created */
+                    mappedUserId: string | null;
+                }[];
+                total: number;
+            };
+            decisions: {
+                principals: {
+                    [key: string]: string | null;
+                };
+                /** @enum {string} */
+                title: "package" | "target";
+                /** @enum {string} */
+                tagline: "package" | "target";
+            };
+            transformations: {
+                code: string;
+                kind?: string;
+                count: number;
+            }[];
+            warnings: {
+                items: {
+                    code: string;
+                    message: string;
+                    kind?: string;
+                    count?: number;
+                }[];
+                total: number;
+            };
+            blockers: {
+                items: {
+                    code: string;
+                    message: string;
+                    kind?: string;
+                    count?: number;
+                }[];
+                total: number;
+            };
+        };
+        TransferImportReceipt: {
+            importId: string;
+            packageDigest: string;
+            planDigest: string;
+            /** @description `sha256:` of the receipt without this field */
+            receiptDigest: string;
+            startedAt: string;
+            completedAt: string;
+            /** @description Records written, by kind */
+            records: {
+                [key: string]: number;
+            };
+            /** @description Records left out, by kind (they pointed at rows not in the package) */
+            dropped: {
+                [key: string]: number;
+            };
+            principals: {
+                mapped: number;
+                created: number;
+            };
+            media: {
+                count: number;
+                bytes: number;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        TransferApproval: {
+            id: string;
+            /** @enum {string} */
+            action: "export" | "import";
+            /** @enum {string} */
+            state: "pending" | "approved" | "denied" | "used" | "expired";
+            /** @description The exact arguments the request is bound to */
+            arguments: {
+                [key: string]: unknown;
+            };
+            user: {
+                id: string;
+                name: string | null;
+            };
+            tokenId: string;
+            tokenName: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            decidedAt: string | null;
+            decidedBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            usedAt: string | null;
+            operationId: string | null;
+        };
         AllowedDomain: {
             /** @example example.com */
             domain: string;
@@ -3506,7 +4142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3599,7 +4235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +4399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3852,7 +4488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4018,7 +4654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4113,7 +4749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,7 +4915,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4369,7 +5005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +5167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4695,7 +5331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4785,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4949,7 +5585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5291,7 +5927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +6098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5556,7 +6192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5651,7 +6287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5746,7 +6382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5841,7 +6477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5936,7 +6572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6031,7 +6667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +6762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6220,7 +6856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6314,7 +6950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6631,7 +7267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6725,7 +7361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7117,7 +7753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7280,7 +7916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7444,7 +8080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7533,7 +8169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +8260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7815,7 +8451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7982,7 +8618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8071,7 +8707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8257,7 +8893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8350,7 +8986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8462,7 +9098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8546,6 +9182,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8693,6 +9338,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8931,6 +9585,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     retryMediaUsageWork: {
@@ -9010,6 +9673,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9168,6 +9840,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9415,7 +10096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9506,7 +10187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9741,7 +10422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9909,7 +10590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9998,7 +10679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10162,7 +10843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10334,7 +11015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10504,7 +11185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10596,7 +11277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10770,7 +11451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10934,7 +11615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11102,7 +11783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11193,7 +11874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11288,7 +11969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11384,7 +12065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11476,7 +12157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11571,7 +12252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11736,7 +12417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11900,7 +12581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11989,7 +12670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12152,7 +12833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12312,7 +12993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12405,7 +13086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12499,7 +13180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12589,7 +13270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12682,7 +13363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12842,7 +13523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13083,7 +13764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13172,7 +13853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13204,6 +13885,1906 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTransferCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferCapabilities"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTransferExports: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page, unchanged */
+                cursor?: string;
+                /** @description 1 to 100, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["TransferExport"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createTransferExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Include comments (default true) */
+                    comments?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferExport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTransferExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferExport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    advanceTransferExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferExport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTransferExportManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description manifest.json of a complete export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadTransferExportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A path the manifest lists, URL-encoded (`records%2Fusers%2F00001.ndjson`) */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file’s bytes; `ETag` is their SHA-256 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadTransferExportArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A POSIX tar archive, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTransferImports: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page, unchanged */
+                cursor?: string;
+                /** @description 1 to 100, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["TransferImport"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTransferImportMissingFiles: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page, unchanged */
+                cursor?: string;
+                /** @description 1 to 100, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImportMissingFiles"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    uploadTransferImportFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A path the manifest lists, URL-encoded (`records%2Fusers%2F00001.ndjson`) */
+                path: string;
+            };
+            cookie?: never;
+        };
+        /** @description Maximum upload size: 52428800 bytes (`maxUploadSize`); a larger file is refused with 413 PAYLOAD_TOO_LARGE. */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description File above the configured maximum upload size (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body of another media type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    analyzeTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description On a planned import: change the decisions (a new planDigest) */
+                    decisions?: {
+                        /** @description Package user ID → target user ID to attribute their records to, or null to create the user */
+                        principals?: {
+                            [key: string]: string | null;
+                        };
+                        /**
+                         * @description Keep the package's site title or this site's
+                         * @enum {string}
+                         */
+                        title?: "package" | "target";
+                        /**
+                         * @description Keep the package's tagline or this site's
+                         * @enum {string}
+                         */
+                        tagline?: "package" | "target";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTransferImportPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImportPlan"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    executeTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    packageDigest: string;
+                    planDigest: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    advanceTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cancelTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    abandonTransferImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getTransferImportReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferImportReceipt"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listTransferApprovals: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page, unchanged */
+                cursor?: string;
+                /** @description 1 to 100, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["TransferApproval"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approveTransferApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferApproval"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    denyTransferApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransferApproval"];
                     };
                 };
             };
@@ -13423,7 +16004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13516,7 +16097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13608,7 +16189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13749,7 +16330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13911,7 +16492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14148,7 +16729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14241,7 +16822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14484,7 +17065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14571,7 +17152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14812,7 +17393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14976,7 +17557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15065,7 +17646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15291,7 +17872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { ErrorEnvelope, envelope } from '../schemas/common.js';
 import type { Services } from '../services/index.js';
 import { routeGated } from '../services/media-usage/gate.js';
+import { importGated } from '../services/transfer/gate.js';
 import type { AppEnv } from './env.js';
 
 export type Api = OpenAPIHono<AppEnv>;
@@ -121,10 +122,19 @@ export function op<
       ...(upload ? { 413: errorContent('File above the configured maximum upload size (PAYLOAD_TOO_LARGE)') } : {}),
       ...(upload ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
       500: errorContent('Internal failure (INTERNAL_ERROR)'),
-      ...(routeGated(spec.method, spec.path)
+      ...(routeGated(spec.method, spec.path) || importGated(spec.method, spec.path)
         ? {
             503: errorContent(
-              'Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS)',
+              [
+                importGated(spec.method, spec.path)
+                  ? 'Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS)'
+                  : null,
+                routeGated(spec.method, spec.path)
+                  ? 'Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS)'
+                  : null,
+              ]
+                .filter(Boolean)
+                .join('; '),
             ),
           }
         : {}),

@@ -8,6 +8,7 @@ import { assertStorable } from '../core/text.js';
 import { RELEASE_VERSION } from '../core/version.js';
 import type { Services } from '../services/index.js';
 import { toolGated } from '../services/media-usage/gate.js';
+import { toolImportGated } from '../services/transfer/gate.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
 
@@ -49,7 +50,8 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
     if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
     try {
       if (def.scope !== null) requireScope(actor, def.scope);
-      // Writing tools wait while media usage activation runs (spec 2, rule 8); tools/list is not a call.
+      // Writing tools wait while an import holds the site or media usage activation runs (spec 2, rule 8).
+      if (toolImportGated(def)) await services.transfer.checkWritesOpen();
       if (toolGated(def)) await services.mediaUsage.checkWritesOpen();
       assertStorable(request.params.arguments ?? {}, 'tool arguments');
       const parsed = def.input.safeParse(request.params.arguments ?? {});

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { DecisionsInput } from '../services/transfer/import-plan.js';
 
 /** Request and response shapes of site transfer (`/admin/transfer/*`) and its MCP tools. */
 
@@ -130,3 +131,134 @@ export const ApprovalSchema = z
   .openapi('TransferApproval');
 
 export const ApprovalListSchema = z.object({ items: z.array(ApprovalSchema), nextCursor: z.string().nullable() });
+
+export const ImportSchema = z
+  .object({
+    ...operationFields,
+    state: z.string().openapi({
+      description: '`uploading`, `analyzing`, `planned`, `executing`, `complete`, `failed`, `cancelled` or `abandoned`',
+    }),
+    files: z.object({
+      listed: z.number().int().openapi({ description: 'Files of the package, manifest.json included' }),
+      uploaded: z.number().int(),
+      missing: z.number().int(),
+      bytes: z.number().int(),
+      bytesUploaded: z.number().int(),
+    }),
+    plan: z.object({ executable: z.boolean(), blockers: z.number().int(), warnings: z.number().int() }).nullable(),
+    holdsSite: z
+      .boolean()
+      .openapi({ description: 'Other writes are refused until this import completes or is abandoned' }),
+  })
+  .openapi('TransferImport');
+
+export const ImportListSchema = z.object({ items: z.array(ImportSchema), nextCursor: z.string().nullable() });
+
+export const MissingQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .optional()
+    .openapi({ param: { name: 'cursor', in: 'query' }, description: 'nextCursor of the previous page, unchanged' }),
+  limit: TransferListQuery.shape.limit,
+});
+
+export const MissingSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        path: z.string(),
+        kind: z.string(),
+        size: z.number().int().nullable(),
+        sha256: z.string().nullable(),
+      }),
+    ),
+    total: z.number().int(),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi('TransferImportMissingFiles');
+
+export const UploadFileBody = z.string().openapi({ type: 'string', format: 'binary', description: 'The file’s bytes' });
+
+const PlanItem = z.object({
+  code: z.string(),
+  message: z.string(),
+  kind: z.string().optional(),
+  count: z.number().int().optional(),
+});
+
+export const DecisionsSchema = z.object({
+  principals: z.record(z.string(), z.string().nullable()),
+  title: z.enum(['package', 'target']),
+  tagline: z.enum(['package', 'target']),
+});
+
+export const PlanSchema = z
+  .object({
+    packageDigest: z.string(),
+    planDigest: z.string(),
+    executable: z.boolean(),
+    source: z.object({
+      url: z.string(),
+      title: z.string().nullable(),
+      tagline: z.string().nullable(),
+      createdAt: z.string(),
+      release: z.string(),
+      schemaVersion: z.string(),
+    }),
+    counts: z.object({ records: Counts, files: z.number().int(), mediaFiles: z.number().int() }),
+    sizes: z.object({ bytes: z.number().int(), mediaBytes: z.number().int() }),
+    principals: z.object({
+      items: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string().nullable(),
+          role: z.number().int(),
+          disabled: z.boolean(),
+          records: z.number().int(),
+          suggestedUserId: z.string().nullable(),
+          mappedUserId: z
+            .string()
+            .nullable()
+            .openapi({ description: 'The user of this site the records go to; null: the user is created' }),
+        }),
+      ),
+      total: z.number().int(),
+    }),
+    decisions: DecisionsSchema,
+    transformations: z.array(z.object({ code: z.string(), kind: z.string().optional(), count: z.number().int() })),
+    warnings: z.object({ items: z.array(PlanItem), total: z.number().int() }),
+    blockers: z.object({ items: z.array(PlanItem), total: z.number().int() }),
+  })
+  .openapi('TransferImportPlan');
+
+export const AnalyzeBody = z
+  .object({
+    decisions: DecisionsInput.optional().openapi({
+      description: 'On a planned import: change the decisions (a new planDigest)',
+    }),
+  })
+  .strict();
+
+export const ExecuteBody = z
+  .object({
+    packageDigest: z.string().max(100),
+    planDigest: z.string().max(100),
+  })
+  .strict();
+
+export const ReceiptSchema = z
+  .object({
+    importId: z.string(),
+    packageDigest: z.string(),
+    planDigest: z.string(),
+    receiptDigest: z.string().openapi({ description: '`sha256:` of the receipt without this field' }),
+    startedAt: z.string(),
+    completedAt: z.string(),
+    records: Counts.openapi({ description: 'Records written, by kind' }),
+    dropped: Counts.openapi({ description: 'Records left out, by kind (they pointed at rows not in the package)' }),
+    principals: z.object({ mapped: z.number().int(), created: z.number().int() }),
+    media: z.object({ count: z.number().int(), bytes: z.number().int() }),
+  })
+  .passthrough()
+  .openapi('TransferImportReceipt');

@@ -38,6 +38,9 @@ export function createServices(ctx: ServiceContext) {
   const sections = createSectionService(ctx);
   // After the field check: the usage index keeps what the write left, in the same transaction.
   const mediaUsage = createMediaUsageService(ctx, { schema, content, media });
+  const search = createSearchService(ctx, { schema, content });
+  const transfer = createTransferService(ctx, { schema, media, search, mediaUsage });
+  content.scheduler.pauseWhile(transfer.holdsSite);
   return {
     users,
     tokens,
@@ -53,13 +56,13 @@ export function createServices(ctx: ServiceContext) {
     importMedia: createMediaCopyService({ ctx, schema, content, media }),
     mediaUsage,
     widgets: createWidgetService(ctx, schema),
-    search: createSearchService(ctx, { schema, content }),
+    search,
     oauth: createOAuthService(ctx, { tokens }),
     comments: createCommentsService(ctx, { schema, content }),
     redirects: createRedirectsService(ctx),
     seo: createSeoService(ctx, { schema, content }),
     health: createHealthService(ctx),
-    transfer: createTransferService(ctx, { schema, media }),
+    transfer,
   };
 }
 

@@ -56,3 +56,72 @@ export function ndjson(bytes: Buffer): Record<string, unknown>[] {
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
 }
+
+/** PUT one package file into an import. */
+export async function putFile(cms: Cms, token: string, importId: string, path: string, data: Buffer) {
+  const res = await cms.app.request(`/_cms/api/admin/transfer/imports/${importId}/files/${encodeURIComponent(path)}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body: data,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Create an import and upload every entry of a package archive (manifest first). */
+export async function uploadPackage(cms: Cms, token: string, archive: Buffer) {
+  const created = await call(cms, 'POST', '/admin/transfer/imports', { token });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.data.id as string;
+  for (const entry of await untar(archive)) {
+    const res = await putFile(cms, token, id, entry.name, entry.data);
+    expect(res.status, `${entry.name}: ${JSON.stringify(res.body)}`).toBe(200);
+  }
+  return id;
+}
+
+/** Analyze until planned; the plan. */
+export async function analyzeImport(cms: Cms, token: string, id: string, maxSteps = 200) {
+  let op: any;
+  for (let i = 0; i < maxSteps; i++) {
+    const res = await call(cms, 'POST', `/admin/transfer/imports/${id}/analyze`, { token, body: {} });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    op = res.body.data;
+    if (op.nextRequestInMs === null) break;
+  }
+  expect(op.state).toBe('planned');
+  const plan = await call(cms, 'GET', `/admin/transfer/imports/${id}/plan`, { token });
+  expect(plan.status).toBe(200);
+  return plan.body.data;
+}
+
+/** Execute a plan and advance until the import is complete; the receipt. */
+export async function executeImport(cms: Cms, token: string, id: string, plan: any, maxSteps = 500) {
+  const started = await call(cms, 'POST', `/admin/transfer/imports/${id}/execute`, {
+    token,
+    body: { packageDigest: plan.packageDigest, planDigest: plan.planDigest },
+  });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  let op = started.body.data;
+  for (let i = 0; op.nextRequestInMs !== null && i < maxSteps; i++) {
+    const res = await call(cms, 'POST', `/admin/transfer/imports/${id}/advance`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    op = res.body.data;
+  }
+  expect(op.state, JSON.stringify(op)).toBe('complete');
+  const receipt = await call(cms, 'GET', `/admin/transfer/imports/${id}/receipt`, { token });
+  expect(receipt.status).toBe(200);
+  return receipt.body.data;
+}
+
+/** Export `from` and import the package into `to` (both as their first admins); plan and receipt. */
+export async function transferSite(from: Cms & { adminToken: string }, to: Cms & { adminToken: string }) {
+  const op = await runExport(from, from.adminToken);
+  const archive = await fetchBytes(from, `/admin/transfer/exports/${op.id}/archive`, from.adminToken);
+  expect(archive.status).toBe(200);
+  const id = await uploadPackage(to, to.adminToken, archive.bytes);
+  const plan = await analyzeImport(to, to.adminToken, id);
+  expect(plan.blockers.items, JSON.stringify(plan.blockers)).toEqual([]);
+  const receipt = await executeImport(to, to.adminToken, id, plan);
+  return { exportOp: op, importId: id, plan, receipt };
+}

@@ -1,15 +1,25 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from '@hono/zod-openapi';
 import {
+  AnalyzeBody,
   ApprovalListSchema,
   ApprovalSchema,
   CapabilitiesSchema,
   CreateExportBody,
+  ExecuteBody,
   ExportListSchema,
   ExportSchema,
+  ImportListSchema,
+  ImportSchema,
+  MissingQuery,
+  MissingSchema,
+  PlanSchema,
+  ReceiptSchema,
   TransferFileParams,
   TransferIdParams,
   TransferListQuery,
+  UploadFileBody,
 } from '../../schemas/transfer.js';
 import { type Api, op } from '../op.js';
 
@@ -167,6 +177,175 @@ export function transferRoutes(api: Api): void {
         'Content-Disposition': `attachment; filename="${archive.filename}"`,
       });
     },
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/imports',
+      operationId: 'listTransferImports',
+      summary: 'Imports, newest first',
+      tags,
+      query: TransferListQuery,
+      response: ImportListSchema,
+    },
+    async ({ actor, services, query }) =>
+      services.transfer.imports.list(actor, { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT }),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/imports',
+      operationId: 'createTransferImport',
+      summary: 'Create an import; upload manifest.json, then every file it lists',
+      tags,
+      response: ImportSchema,
+      status: 201,
+    },
+    async ({ actor, services }) => services.transfer.imports.create(actor),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/imports/{id}',
+      operationId: 'getTransferImport',
+      summary: 'One import: state, stage, progress, uploaded files and the plan’s headline',
+      tags,
+      params: TransferIdParams,
+      response: ImportSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.imports.get(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/imports/{id}/missing',
+      operationId: 'listTransferImportMissingFiles',
+      summary: 'Files the manifest lists that are not uploaded yet (manifest.json until it is)',
+      tags,
+      params: TransferIdParams,
+      query: MissingQuery,
+      response: MissingSchema,
+    },
+    async ({ actor, services, params, query }) =>
+      services.transfer.imports.missing(actor, params.id, { cursor: query.cursor, limit: query.limit ?? 100 }),
+  );
+  op(
+    api,
+    {
+      method: 'put',
+      path: '/admin/transfer/imports/{id}/files/{path}',
+      operationId: 'uploadTransferImportFile',
+      summary: 'Upload one file of the package (the path URL-encoded); its size and SHA-256 must match the manifest',
+      tags,
+      params: TransferFileParams,
+      upload: { mediaType: 'application/octet-stream', schema: UploadFileBody },
+      response: ImportSchema,
+    },
+    async ({ actor, services, params, c }) => {
+      const raw = c.req.header('content-length');
+      const length = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+      const body = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as unknown as WebReadableStream<Uint8Array>) : null;
+      return services.transfer.imports.upload(actor, params.id, params.path, body, length);
+    },
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/imports/{id}/analyze',
+      operationId: 'analyzeTransferImport',
+      summary:
+        'Run one bounded analysis step (repeat until nextRequestInMs is null), or send new decisions for a planned import',
+      tags,
+      params: TransferIdParams,
+      body: AnalyzeBody,
+      response: ImportSchema,
+    },
+    async ({ actor, services, params, body }) => services.transfer.imports.analyze(actor, params.id, body.decisions),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/imports/{id}/plan',
+      operationId: 'getTransferImportPlan',
+      summary: 'The plan: counts, sizes, principals, decisions, transformations, warnings and blockers',
+      tags,
+      params: TransferIdParams,
+      response: PlanSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.imports.plan(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/imports/{id}/execute',
+      operationId: 'executeTransferImport',
+      summary: 'Start a planned import (both digests of the latest plan); other writes wait until it is done',
+      tags,
+      params: TransferIdParams,
+      body: ExecuteBody,
+      response: ImportSchema,
+    },
+    async ({ actor, services, params, body }) => services.transfer.imports.execute(actor, params.id, body),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/imports/{id}/advance',
+      operationId: 'advanceTransferImport',
+      summary: 'Run one bounded step of an executing import (repeat until nextRequestInMs is null)',
+      tags,
+      params: TransferIdParams,
+      response: ImportSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.imports.advance(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/imports/{id}/cancel',
+      operationId: 'cancelTransferImport',
+      summary: 'Cancel an import; one that began writing keeps its hold on the site until it is abandoned',
+      tags,
+      params: TransferIdParams,
+      response: ImportSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.imports.cancel(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/admin/transfer/imports/{id}/abandon',
+      operationId: 'abandonTransferImport',
+      summary: 'Abandon a failed or cancelled import: undo what it wrote and lift its hold on the site',
+      tags,
+      params: TransferIdParams,
+      response: ImportSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.imports.abandon(actor, params.id),
+  );
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/admin/transfer/imports/{id}/receipt',
+      operationId: 'getTransferImportReceipt',
+      summary: 'The receipt of a complete import: what was written, mapped and left out, with its digest',
+      tags,
+      params: TransferIdParams,
+      response: ReceiptSchema,
+    },
+    async ({ actor, services, params }) => services.transfer.imports.receipt(actor, params.id),
   );
 
   op(

@@ -26,7 +26,11 @@ const BATCH = 100;
 export function schedulerOps(deps: ContentDeps, log: Logger) {
   const { ctx } = deps;
 
+  /** A site import writes entries and revisions separately: publishing one half-written would be wrong. */
+  let paused: () => Promise<boolean> = async () => false;
+
   async function runOnce(): Promise<{ published: number }> {
+    if (await paused()) return { published: 0 };
     const snap = await deps.schema.snapshot();
     const now = nowIso(deps);
     let published = 0;
@@ -109,5 +113,12 @@ export function schedulerOps(deps: ContentDeps, log: Logger) {
     });
   }
 
-  return { runOnce, ...periodic(log, 'scheduler run', SCHEDULER_INTERVAL_MS, runOnce) };
+  return {
+    runOnce,
+    /** Skip runs while `when` answers true (the transfer service: while an import holds the site). */
+    pauseWhile(when: () => Promise<boolean>) {
+      paused = when;
+    },
+    ...periodic(log, 'scheduler run', SCHEDULER_INTERVAL_MS, runOnce),
+  };
 }

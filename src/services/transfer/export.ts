@@ -8,6 +8,7 @@ import type { TransferDeps } from './deps.js';
 import { type FileRow, hashStored, RecordFileWriter } from './files.js';
 import {
   type Manifest,
+  MEDIA_FILE_KIND,
   mediaPath,
   PACKAGE_FORMAT,
   PACKAGE_FORMAT_VERSION,
@@ -250,7 +251,7 @@ export function exportOps(deps: TransferDeps) {
     return {
       operation_id: operationId,
       path: mediaPath(String(row.id), key),
-      kind: 'mediaFile',
+      kind: MEDIA_FILE_KIND,
       collection: null,
       storage_key: key,
       owned: 0,

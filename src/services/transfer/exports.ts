@@ -6,7 +6,7 @@ import type { ApprovalOps } from './approvals.js';
 import { archiveSize, archiveStream, openPackageFile } from './archive.js';
 import type { TransferDeps } from './deps.js';
 import { type ExportOptions, exportOps } from './export.js';
-import { isPackagePath } from './manifest.js';
+import { isPackagePath, MEDIA_FILE_KIND } from './manifest.js';
 import { type OperationRow, type OperationSummary, summarize } from './operations.js';
 
 /**
@@ -136,7 +136,7 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
         size: Number(file.size),
         sha256: file.sha256,
         path: file.path,
-        contentType: file.kind === 'mediaFile' ? 'application/octet-stream' : 'application/x-ndjson; charset=utf-8',
+        contentType: file.kind === MEDIA_FILE_KIND ? 'application/octet-stream' : 'application/x-ndjson; charset=utf-8',
       };
     },
 

@@ -33,6 +33,8 @@ export class RecordFileWriter {
   ) {
     this.path = join(dir, 'part.ndjson');
     this.out = createWriteStream(this.path, { mode: 0o600 });
+    // Failures surface through write/finish; a stream destroyed by discard() must not throw on its own.
+    this.out.on('error', () => {});
   }
 
   static async open(packagePath: string): Promise<RecordFileWriter> {
@@ -62,7 +64,12 @@ export class RecordFileWriter {
   }
 
   async discard(): Promise<void> {
-    this.out.destroy();
+    if (!this.out.closed) {
+      // The file may still be opening: wait until the stream is closed before its folder goes.
+      const closed = once(this.out, 'close').catch(() => undefined);
+      this.out.destroy();
+      await closed;
+    }
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,9 @@ import { approvalOps } from './approvals.js';
 import type { TransferDeps } from './deps.js';
 import { exportsApi } from './exports.js';
 import { fileStore } from './files.js';
+import { importGate, importGated, toolImportGated } from './gate.js';
+import type { ExecuteServices } from './import-execute.js';
+import { importsApi } from './imports.js';
 import { MAX_MANIFEST_BYTES, MAX_PACKAGE_FILES, PACKAGE_FORMAT, PACKAGE_FORMAT_VERSION } from './manifest.js';
 import { operationStore } from './operations.js';
 import { transferWorker } from './worker.js';
@@ -19,12 +22,14 @@ export type { OperationSummary } from './operations.js';
 
 /**
  * Site transfer: whole-site export as a site package (records, media,
- * manifest) in bounded steps, and the approvals that let an MCP client
- * without a transfer scope start one once an administrator agrees.
+ * manifest) and import of a package into an empty site, both in bounded
+ * steps; the hold an import keeps on the site's writes; and the approvals
+ * that let an MCP client without a transfer scope start either once an
+ * administrator agrees.
  */
 export function createTransferService(
   ctx: ServiceContext,
-  { schema, media }: { schema: SchemaService; media: MediaService },
+  { schema, media, search, mediaUsage }: { schema: SchemaService; media: MediaService } & ExecuteServices,
 ) {
   const deps: TransferDeps = {
     ctx,
@@ -35,6 +40,8 @@ export function createTransferService(
   };
   const approvals = approvalOps(ctx);
   const exports = exportsApi(deps, approvals);
+  const gate = importGate(ctx);
+  const imports = importsApi(deps, approvals, gate, { search, mediaUsage }, media.stagingDir);
 
   /** What this site can export and import (the package format, its limits). */
   function capabilities(actor: Actor) {
@@ -57,9 +64,16 @@ export function createTransferService(
   return {
     capabilities: async (actor: Actor) => capabilities(actor),
     exports,
+    imports,
     approvals: { list: approvals.list, decide: approvals.decide },
-    /** Steps running operations in the background (started with the scheduler). */
-    worker: transferWorker(deps, exports.step),
+    /** Steps running exports and executing imports in the background (started with the scheduler). */
+    worker: transferWorker(deps, exports.step, imports.step),
+    /** The write gate of REST and MCP while an import holds the site (see gate.ts for what stays open). */
+    checkWritesOpen: gate.check,
+    /** Whether an import holds the site now (the scheduler waits while one does). */
+    holdsSite: async () => (await gate.hold()) !== null,
+    routeGated: importGated,
+    toolGated: toolImportGated,
   };
 }
 

@@ -26,7 +26,27 @@ export interface RecordKind {
   where?: { column: string; value: string };
   /** Part of the package only when this export option is on. */
   option?: 'comments';
+  /**
+   * Columns that point at rows of another kind (foreign keys): a record whose
+   * parent is not on the site when it is imported (deleted while the export
+   * ran) is dropped, or the reference cleared when it may be empty.
+   */
+  parents?: readonly Parent[];
 }
+
+export interface Parent {
+  column: string;
+  table: string;
+  key: string;
+  missing: 'drop' | 'clear';
+}
+
+const parent = (column: string, table: string, key: string, missing: Parent['missing'] = 'drop'): Parent => ({
+  column,
+  table,
+  key,
+  missing,
+});
 
 export const RECORD_KINDS: readonly RecordKind[] = [
   { kind: 'settings', table: '_cms_settings', key: ['key'] },
@@ -38,19 +58,40 @@ export const RECORD_KINDS: readonly RecordKind[] = [
   },
   { kind: 'allowedDomains', table: '_cms_allowed_domains', key: ['domain'] },
   { kind: 'collections', table: '_cms_collections', key: ['id'] },
-  { kind: 'fields', table: '_cms_fields', key: ['id'] },
+  { kind: 'fields', table: '_cms_fields', key: ['id'], parents: [parent('collection_id', '_cms_collections', 'id')] },
   { kind: 'blockTypes', table: '_cms_block_types', key: ['id'] },
-  { kind: 'blockTypeVersions', table: '_cms_block_type_versions', key: ['block_type_id', 'version'] },
-  { kind: 'relations', table: '_cms_relations', key: ['id'] },
+  {
+    kind: 'blockTypeVersions',
+    table: '_cms_block_type_versions',
+    key: ['block_type_id', 'version'],
+    parents: [parent('block_type_id', '_cms_block_types', 'id')],
+  },
+  {
+    kind: 'relations',
+    table: '_cms_relations',
+    key: ['id'],
+    parents: [
+      parent('parent_collection_id', '_cms_collections', 'id'),
+      parent('child_collection_id', '_cms_collections', 'id'),
+      parent('parent_field_id', '_cms_fields', 'id', 'clear'),
+      parent('child_field_id', '_cms_fields', 'id', 'clear'),
+    ],
+  },
   {
     kind: 'searchSettings',
     table: '_cms_search_collections',
     key: ['collection_id'],
     columns: ['collection_id', 'tokenizer', 'weights'],
+    parents: [parent('collection_id', '_cms_collections', 'id')],
   },
   { kind: 'taxonomies', table: '_cms_taxonomies', key: ['name'] },
-  { kind: 'taxonomyDefs', table: '_cms_taxonomy_defs', key: ['id'] },
-  { kind: 'terms', table: '_cms_terms', key: ['id'] },
+  {
+    kind: 'taxonomyDefs',
+    table: '_cms_taxonomy_defs',
+    key: ['id'],
+    parents: [parent('taxonomy', '_cms_taxonomies', 'name')],
+  },
+  { kind: 'terms', table: '_cms_terms', key: ['id'], parents: [parent('taxonomy', '_cms_taxonomies', 'name')] },
   { kind: 'mediaFolders', table: '_cms_media_folders', key: ['id'], users: ['created_by'] },
   {
     kind: 'media',
@@ -58,19 +99,30 @@ export const RECORD_KINDS: readonly RecordKind[] = [
     key: ['id'],
     users: ['uploaded_by'],
     where: { column: 'status', value: 'ready' },
+    parents: [parent('folder_id', '_cms_media_folders', 'id', 'clear')],
   },
   { kind: 'bylines', table: '_cms_bylines', key: ['id'], users: ['user_id'] },
   // entries (one entry table per collection) are written here
   { kind: 'revisions', table: '_cms_revisions', key: ['id'], users: ['created_by'] },
-  { kind: 'links', table: '_cms_links', key: ['relation_id', 'parent_group', 'child_group'] },
-  { kind: 'entryBylines', table: '_cms_entry_bylines', key: ['collection_id', 'entry_id', 'byline_id'] },
+  {
+    kind: 'links',
+    table: '_cms_links',
+    key: ['relation_id', 'parent_group', 'child_group'],
+    parents: [parent('relation_id', '_cms_relations', 'id')],
+  },
+  {
+    kind: 'entryBylines',
+    table: '_cms_entry_bylines',
+    key: ['collection_id', 'entry_id', 'byline_id'],
+    parents: [parent('byline_id', '_cms_bylines', 'id')],
+  },
   { kind: 'entrySchedules', table: '_cms_entry_schedules', key: ['collection_id', 'entry_id'], users: ['user_id'] },
   { kind: 'contentTerms', table: '_cms_content_terms', key: ['collection_id', 'entry_group', 'term_group'] },
   { kind: 'menus', table: '_cms_menus', key: ['id'] },
-  { kind: 'menuItems', table: '_cms_menu_items', key: ['id'] },
+  { kind: 'menuItems', table: '_cms_menu_items', key: ['id'], parents: [parent('menu_id', '_cms_menus', 'id')] },
   { kind: 'sections', table: '_cms_sections', key: ['id'] },
   { kind: 'widgetAreas', table: '_cms_widget_areas', key: ['id'] },
-  { kind: 'widgets', table: '_cms_widgets', key: ['id'] },
+  { kind: 'widgets', table: '_cms_widgets', key: ['id'], parents: [parent('area_id', '_cms_widget_areas', 'id')] },
   { kind: 'seo', table: '_cms_seo', key: ['collection', 'entry_id'] },
   { kind: 'redirects', table: '_cms_redirects', key: ['id'], users: ['created_by'] },
   {
@@ -111,8 +163,8 @@ export const ENTRIES_AFTER = 'bylines';
 /** Entry system columns holding a user ID. */
 export const ENTRY_USER_COLUMNS: readonly string[] = ['author_id'];
 
-/** Every kind name a package may hold. */
-export const KIND_NAMES: ReadonlySet<string> = new Set([...RECORD_KINDS.map((k) => k.kind), ENTRIES_KIND, 'media']);
+/** Every record kind a package may hold. */
+export const KIND_NAMES: ReadonlySet<string> = new Set([...RECORD_KINDS.map((k) => k.kind), ENTRIES_KIND]);
 
 export function recordKind(kind: string): RecordKind | undefined {
   return RECORD_KINDS.find((k) => k.kind === kind);

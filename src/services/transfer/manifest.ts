@@ -12,6 +12,10 @@ import { sha256Hex } from '../../core/ids.js';
 export const PACKAGE_FORMAT = 'cms-site-package';
 export const PACKAGE_FORMAT_VERSION = 1;
 
+export const MANIFEST_PATH = 'manifest.json';
+/** The kind of a file holding one media item's bytes (record files are named by their record kind). */
+export const MEDIA_FILE_KIND = 'mediaFile';
+
 /** Most files one package may list (keeps the manifest and a plan bounded). */
 export const MAX_PACKAGE_FILES = 200_000;
 /** Largest manifest accepted by an import, in bytes. */

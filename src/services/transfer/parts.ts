@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
-import { type ColumnKind, decodeValue } from '../../db/dialect.js';
+import { type ColumnKind, type DialectName, decodeValue } from '../../db/dialect.js';
 import { dyn } from '../content/rows.js';
 import { COLUMN_KIND } from '../fields/types.js';
 import { SYSTEM_COLUMNS } from '../schema/ddl.js';
@@ -133,4 +133,15 @@ export async function countRows(db: Kdb, part: Part): Promise<number> {
   if (part.where) q = q.where(part.where.column, '=', part.where.value);
   const row = (await q.executeTakeFirst()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
+}
+
+/** Column names of a record kind's system table (the table named by RECORD_KINDS, never by input). */
+export async function kindColumns(db: Kdb, dialect: DialectName, table: string): Promise<Set<string>> {
+  if (!RECORD_KINDS.some((k) => k.table === table)) throw new Error(`not a record kind's table: ${table}`);
+  const { rows } =
+    dialect === 'sqlite'
+      ? await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)
+      : await sql<{ name: string }>`select column_name as name from information_schema.columns
+          where table_schema = current_schema() and table_name = ${table}`.execute(db);
+  return new Set(rows.map((r) => r.name));
 }

@@ -8,11 +8,15 @@ export const TRANSFER_WORKER_INTERVAL_MS = 2_000;
 const PASS_BUDGET_MS = 5_000;
 
 /**
- * Background steps in every process: running exports finish even when the
- * client that started them went away. A step takes the operation's lease, so
+ * Background steps in every process: running exports and executing imports
+ * finish even when the client that started them went away. A step takes the operation's lease, so
  * a worker and a client (or two processes) never run the same step.
  */
-export function transferWorker(deps: TransferDeps, stepExport: (id: string) => Promise<OperationRow>) {
+export function transferWorker(
+  deps: TransferDeps,
+  stepExport: (id: string) => Promise<OperationRow>,
+  stepImport: (id: string) => Promise<void>,
+) {
   const { ctx } = deps;
 
   async function runOnce(): Promise<void> {
@@ -20,19 +24,29 @@ export function transferWorker(deps: TransferDeps, stepExport: (id: string) => P
     const running = await ctx.db
       .selectFrom('_cms_transfer_operations')
       .select('id')
-      .where('kind', '=', 'export')
-      .where('state', '=', 'running')
+      .select('kind')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('kind', '=', 'export'), eb('state', '=', 'running')]),
+          eb.and([eb('kind', '=', 'import'), eb('state', '=', 'executing')]),
+        ]),
+      )
       .where((eb) =>
         eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', ctx.clock.now().toISOString())]),
       )
       .orderBy('id')
       .limit(10)
       .execute();
-    for (const { id } of running) {
+    for (const { id, kind } of running) {
       while (Date.now() - began < PASS_BUDGET_MS) {
-        const op = await stepExport(id);
+        let op: OperationRow;
+        if (kind === 'export') op = await stepExport(id);
+        else {
+          await stepImport(id);
+          op = await deps.ops.get(ctx.db, 'import', id);
+        }
         // Done, failed, or another process took the step: leave it.
-        if (op.state !== 'running' || op.lease_token !== null) break;
+        if ((op.state !== 'running' && op.state !== 'executing') || op.lease_token !== null) break;
       }
     }
   }

@@ -1,0 +1,81 @@
+import { CmsError } from '../../core/errors.js';
+import type { Kdb } from '../../db/connect.js';
+import type { ServiceContext } from '../context.js';
+import { OPEN_DURING_ACTIVATION } from '../media-usage/gate.js';
+
+/**
+ * The write gate while an import holds the site (spec: "While an import is
+ * executing, and after it fails or is cancelled until it is abandoned, most
+ * other write operations return 503 TRANSFER_IMPORT_IN_PROGRESS"; MCP rule
+ * 8). The hold is one `_cms_meta` row (`transfer_import` → the import's ID),
+ * written by execute in the transaction that starts the import and removed
+ * when it completes or is abandoned; its primary key makes a second import's
+ * execute fail. Each process reads it at most once a second, and at once
+ * after a change it is told of (bus topic `transfer`).
+ *
+ * Left open: the transfer routes themselves (the operator drives, cancels
+ * and abandons the import through them) and signing in and out (the same
+ * routes the media usage gate leaves open, so an operator can get in).
+ * MCP: read-only tools and the site transfer tools.
+ */
+export const HOLD_KEY = 'transfer_import';
+const CHECK_MS = 1_000;
+
+const OPEN_DURING_IMPORT: ReadonlyArray<RegExp> = [
+  /^\/admin\/transfer\//,
+  ...OPEN_DURING_ACTIVATION.filter((re) => /auth|oauth/.test(re.source)),
+];
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a REST request (path relative to the API root) is refused while an import holds the site. */
+export function importGated(method: string, path: string): boolean {
+  return STATE_CHANGING.has(method.toUpperCase()) && !OPEN_DURING_IMPORT.some((re) => re.test(path));
+}
+
+/** Whether an MCP tool call is refused while an import holds the site. */
+export function toolImportGated(tool: { name: string; annotations: { readOnlyHint?: boolean } }): boolean {
+  return tool.annotations.readOnlyHint !== true && !tool.name.startsWith('site_');
+}
+
+export function importInProgress(importId: string): CmsError {
+  return new CmsError(
+    'TRANSFER_IMPORT_IN_PROGRESS',
+    'A site import holds this site: writes wait until it completes or an administrator abandons it',
+    { importId },
+  );
+}
+
+export async function readHold(db: Kdb): Promise<string | null> {
+  const row = await db.selectFrom('_cms_meta').select('value').where('key', '=', HOLD_KEY).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export function importGate(ctx: ServiceContext) {
+  let known: { hold: string | null; at: number } | null = null;
+  ctx.bus.subscribe('transfer', () => {
+    known = null;
+  });
+
+  async function hold(): Promise<string | null> {
+    const now = Date.now();
+    if (known && now - known.at < CHECK_MS) return known.hold;
+    const value = await readHold(ctx.db);
+    known = { hold: value, at: now };
+    return value;
+  }
+
+  return {
+    hold,
+    /** Refuse with 503 while an import holds the site. */
+    async check(): Promise<void> {
+      const id = await hold();
+      if (id) throw importInProgress(id);
+    },
+    forget(): void {
+      known = null;
+    },
+  };
+}
+
+export type ImportGate = ReturnType<typeof importGate>;

@@ -1,0 +1,284 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { CmsError } from '../../core/errors.js';
+import type { Kdb } from '../../db/connect.js';
+import { migrations } from '../../db/migrations/index.js';
+import { SYSTEM_COLUMN_NAMES } from '../schema/ddl.js';
+import { storedSetting } from '../settings/store.js';
+import type { TransferDeps } from './deps.js';
+import { STEP_MS } from './export.js';
+import type { FileRow } from './files.js';
+import {
+  type Decisions,
+  type DecisionsInput,
+  decide,
+  type Facts,
+  makePlan,
+  type Plan,
+  type TargetFacts,
+} from './import-plan.js';
+import type { UploadOps } from './import-upload.js';
+import { ENTRIES_KIND, ENTRY_USER_COLUMNS, recordKind } from './kinds.js';
+import { type Manifest, MEDIA_FILE_KIND } from './manifest.js';
+import type { OperationRow } from './operations.js';
+import { kindColumns } from './parts.js';
+import { BadRecord, readRecords } from './records.js';
+
+/**
+ * Analysis: read every record file of the package once (in steps), count
+ * records by kind, collect the package's users and how many records name
+ * each, note columns this release does not have; then compare with this
+ * site and make the plan. Later calls with decisions only remake the plan.
+ */
+const CursorSchema = z.object({
+  position: z.number().int().min(0),
+  facts: z.custom<Facts>(),
+  /** Collection ID → columns its entries may carry (from the package's own fields). */
+  entryColumns: z.record(z.string(), z.array(z.string())),
+  collections: z.record(z.string(), z.string()),
+});
+type Cursor = z.infer<typeof CursorSchema>;
+
+/** Tables that must be empty for an import (users, settings and allowed domains may exist). */
+const OCCUPYING: ReadonlyArray<[string, string]> = [
+  ['collections', '_cms_collections'],
+  ['blockTypes', '_cms_block_types'],
+  ['taxonomies', '_cms_taxonomies'],
+  ['terms', '_cms_terms'],
+  ['media', '_cms_media'],
+  ['mediaFolders', '_cms_media_folders'],
+  ['bylines', '_cms_bylines'],
+  ['menus', '_cms_menus'],
+  ['sections', '_cms_sections'],
+  ['widgetAreas', '_cms_widget_areas'],
+  ['redirects', '_cms_redirects'],
+  ['comments', '_cms_comments'],
+];
+
+export const ACTIVE_IMPORT_STATES: readonly string[] = ['executing', 'failed', 'cancelled'];
+
+function emptyFacts(): Facts {
+  return { counts: {}, principals: [], refs: {}, unknownColumns: {}, problems: [], domains: [], searchCollections: 0 };
+}
+
+export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
+  const { ctx, ops, storage } = deps;
+  const known = new Set(migrations.map((m) => m.name));
+
+  async function targetFacts(db: Kdb, op: OperationRow, manifest: Manifest): Promise<TargetFacts> {
+    const occupied: Record<string, number> = {};
+    for (const [kind, table] of OCCUPYING) {
+      const row = await db
+        .selectFrom(table as '_cms_collections')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirst();
+      const n = Number(row?.n ?? 0);
+      if (n > 0) occupied[kind] = n;
+    }
+    const users = await db.selectFrom('_cms_users').select(['id', 'email']).execute();
+    const domains = await db.selectFrom('_cms_allowed_domains').select('domain').execute();
+    const active = await db
+      .selectFrom('_cms_transfer_operations')
+      .select('id')
+      .where('kind', '=', 'import')
+      .where('state', 'in', [...ACTIVE_IMPORT_STATES])
+      .where('id', '!=', op.id)
+      .executeTakeFirst();
+    const [title, tagline] = await Promise.all([storedSetting(db, 'title'), storedSetting(db, 'tagline')]);
+    return {
+      occupied,
+      usersByEmail: new Map(users.map((u) => [u.email.toLowerCase(), u.id])),
+      userIds: new Set(users.map((u) => u.id)),
+      domains: new Set(domains.map((d) => d.domain)),
+      importActive: active?.id ?? null,
+      missingFiles: await upload.missingCount(op.id),
+      knownSchema: known.has(manifest.schemaVersion),
+      title: typeof title === 'string' ? title : null,
+      tagline: typeof tagline === 'string' ? tagline : null,
+    };
+  }
+
+  /** Columns of a system table, read once per step. */
+  function columnCache(db: Kdb) {
+    const cache = new Map<string, Set<string>>();
+    return async (table: string) => {
+      let cols = cache.get(table);
+      if (!cols) {
+        cols = await kindColumns(db, ctx.dialect, table);
+        cache.set(table, cols);
+      }
+      return cols;
+    };
+  }
+
+  function noteUnknown(facts: Facts, kind: string, column: string) {
+    const list = facts.unknownColumns[kind] ?? [];
+    facts.unknownColumns[kind] = list;
+    if (!list.includes(column) && list.length < 100) list.push(column);
+  }
+
+  /** Read one record file into the facts. */
+  async function readFile(file: FileRow, cursor: Cursor, columnsOf: (table: string) => Promise<Set<string>>) {
+    const { facts } = cursor;
+    const kind = recordKind(file.kind);
+    const isEntries = file.kind === ENTRIES_KIND;
+    const userColumns = isEntries ? ENTRY_USER_COLUMNS : (kind?.users ?? []);
+    const known = isEntries ? null : await columnsOf(kind?.table ?? '');
+    let n = 0;
+    for await (const row of readRecords(storage, file)) {
+      n += 1;
+      for (const col of userColumns) {
+        const id = row[col];
+        if (typeof id === 'string') facts.refs[id] = (facts.refs[id] ?? 0) + 1;
+      }
+      if (isEntries) {
+        const collectionId = cursor.collections[file.collection ?? ''];
+        const allowed = new Set(cursor.entryColumns[collectionId] ?? []);
+        for (const col of Object.keys(row)) {
+          if (!SYSTEM_COLUMN_NAMES.has(col) && !allowed.has(col)) noteUnknown(facts, `entries:${file.collection}`, col);
+        }
+        continue;
+      }
+      for (const col of Object.keys(row)) if (!known?.has(col)) noteUnknown(facts, file.kind, col);
+      switch (file.kind) {
+        case 'users':
+          facts.principals.push({
+            id: String(row.id),
+            name: typeof row.name === 'string' ? row.name : null,
+            email: String(row.email ?? ''),
+            role: Number(row.role),
+            disabled: Number(row.disabled) === 1,
+          });
+          break;
+        case 'collections':
+          cursor.collections[String(row.slug)] = String(row.id);
+          break;
+        case 'fields': {
+          const collectionId = String(row.collection_id);
+          const list = cursor.entryColumns[collectionId] ?? [];
+          cursor.entryColumns[collectionId] = list;
+          for (const col of [row.column_name, row.retired_column]) if (typeof col === 'string') list.push(col);
+          break;
+        }
+        case 'allowedDomains':
+          if (facts.domains.length < 10_000) facts.domains.push(String(row.domain));
+          break;
+        case 'searchSettings':
+          facts.searchCollections += 1;
+          break;
+      }
+    }
+    facts.counts[file.kind] = (facts.counts[file.kind] ?? 0) + n;
+    if (file.records !== null && Number(file.records) !== n) {
+      facts.problems.push({
+        code: 'records_mismatch',
+        message: `${file.path} holds ${n} records; the manifest says ${file.records}`,
+        kind: file.kind,
+      });
+    }
+  }
+
+  /** The plan for the facts and decisions, against this site as it is now. */
+  async function plan(op: OperationRow, facts: Facts, input: DecisionsInput | undefined): Promise<Plan> {
+    const manifest = JSON.parse(op.manifest as string) as Manifest;
+    const target = await targetFacts(ctx.db, op, manifest);
+    const previous = op.decisions ? (JSON.parse(op.decisions) as Decisions) : null;
+    const decisions = decide(previous, input, facts, target);
+    return makePlan(manifest, op.package_digest as string, facts, target, decisions);
+  }
+
+  async function savePlan(trx: Kdb, op: OperationRow, facts: Facts, p: Plan, leased: boolean) {
+    const set = {
+      state: 'planned',
+      stage: null,
+      cursor: null,
+      totals: JSON.stringify(facts),
+      plan: JSON.stringify(p),
+      plan_digest: p.planDigest,
+      decisions: JSON.stringify(p.decisions),
+    };
+    if (leased) {
+      if (!(await ops.release(trx, op, set))) throw new CmsError('CONFLICT', 'The analysis was taken over');
+    } else {
+      await ops.update(trx, op, set);
+    }
+  }
+
+  /** One analysis step: record files until the time is up, then the plan. */
+  async function step(id: string): Promise<void> {
+    const leased = await ops.claim('import', id, ['analyzing']);
+    if (!leased) return;
+    try {
+      const cursor = CursorSchema.parse(JSON.parse(leased.cursor ?? 'null'));
+      const began = Date.now();
+      const columnsOf = columnCache(ctx.db);
+      const missing = await upload.missingCount(id);
+      let done = missing > 0;
+      while (!done && Date.now() - began < STEP_MS) {
+        const page = await deps.files.page(id, cursor.position, 20);
+        const next = page.find((f) => f.kind !== MEDIA_FILE_KIND);
+        if (!next) {
+          if (page.length === 0) done = true;
+          else cursor.position = page[page.length - 1].position;
+          continue;
+        }
+        try {
+          await readFile(next, cursor, columnsOf);
+        } catch (err) {
+          if (!(err instanceof BadRecord)) throw err;
+          cursor.facts.problems.push({ code: 'invalid_record', message: err.message, kind: next.kind });
+        }
+        cursor.position = next.position;
+      }
+      if (!done) {
+        await ctx.db.transaction().execute(async (trx) => {
+          if (!(await ops.release(trx, leased, { cursor: JSON.stringify(cursor) }))) {
+            throw new CmsError('CONFLICT', 'The analysis was taken over');
+          }
+        });
+        return;
+      }
+      const p = await plan(leased, cursor.facts, undefined);
+      await ctx.db.transaction().execute((trx) => savePlan(trx, leased, cursor.facts, p, true));
+    } catch (err) {
+      await ops.drop(leased);
+      throw err;
+    }
+  }
+
+  return {
+    /**
+     * Start (or restart) the analysis of an import whose manifest is in, or
+     * remake the plan of an analysed one with new decisions.
+     */
+    async analyze(op: OperationRow, input: DecisionsInput | undefined): Promise<void> {
+      if (op.manifest === null) {
+        throw new CmsError('INVALID_STATE', 'Upload manifest.json before analysing: it says what the package holds');
+      }
+      if (op.state === 'planned') {
+        const facts = JSON.parse(op.totals as string) as Facts;
+        const p = await plan(op, facts, input);
+        await ctx.db.transaction().execute((trx) => savePlan(trx, op, facts, p, false));
+        return;
+      }
+      if (input !== undefined) {
+        throw new CmsError('INVALID_STATE', 'Decisions are taken on a plan: finish the analysis first', {
+          state: op.state,
+        });
+      }
+      if (op.state === 'uploading') {
+        const cursor: Cursor = { position: 0, facts: emptyFacts(), entryColumns: {}, collections: {} };
+        await ops.update(ctx.db, op, { state: 'analyzing', stage: 'reading', cursor: JSON.stringify(cursor) });
+      } else if (op.state !== 'analyzing') {
+        throw new CmsError('INVALID_STATE', `An import is analysed before it executes; this one is ${op.state}`, {
+          state: op.state,
+        });
+      }
+      await step(op.id);
+    },
+    plan,
+    targetFacts,
+  };
+}
+
+export type AnalyzeOps = ReturnType<typeof analyzeOps>;

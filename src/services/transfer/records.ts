@@ -1,0 +1,49 @@
+import { createInterface } from 'node:readline';
+import { CmsError } from '../../core/errors.js';
+import type { Storage } from '../../storage/types.js';
+import type { FileRow } from './files.js';
+
+/**
+ * Reading a stored record file line by line (memory stays at one line). A
+ * line that is not a JSON object is a package defect, reported with its
+ * file and line number.
+ */
+export async function* readRecords(storage: Storage, file: FileRow): AsyncGenerator<Record<string, unknown>> {
+  const read = file.storage_key ? await storage.read(file.storage_key) : null;
+  if (!read) throw new CmsError('NOT_FOUND', `The uploaded file "${file.path}" is no longer in storage`);
+  const lines = createInterface({ input: read.body, crlfDelay: Number.POSITIVE_INFINITY });
+  let n = 0;
+  try {
+    for await (const line of lines) {
+      n += 1;
+      if (line === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw badRecord(file.path, n, 'not JSON');
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw badRecord(file.path, n, 'not a JSON object');
+      }
+      yield value as Record<string, unknown>;
+    }
+  } finally {
+    lines.close();
+    read.body.destroy();
+  }
+}
+
+export class BadRecord extends CmsError {
+  constructor(
+    readonly path: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super('VALIDATION_ERROR', `${path}, line ${line}: ${reason}`, { path, line });
+  }
+}
+
+export function badRecord(path: string, line: number, reason: string): BadRecord {
+  return new BadRecord(path, line, reason);
+}
