@@ -5,7 +5,8 @@
  * in-process with an Io of their own.
  */
 export interface Io {
-  stdout: { write(text: string): unknown };
+  /** Text, or bytes for commands whose data is binary (`cms transfer export --out -`). */
+  stdout: { write(data: string | Uint8Array): unknown };
   stderr: { write(text: string): unknown };
   readStdin(): Promise<string>;
   env: Record<string, string | undefined>;
@@ -30,6 +31,11 @@ export function processIo(): Io {
       return Buffer.concat(chunks).toString('utf8');
     },
   };
+}
+
+/** Whether a stream of the Io is a terminal (progress is shown as it goes only there). */
+export function isTerminal(stream: unknown): boolean {
+  return (stream as { isTTY?: boolean } | null)?.isTTY === true;
 }
 
 /** The writing side of a command: data, notes and progress. */

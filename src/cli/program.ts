@@ -7,6 +7,7 @@ import { schemaCommands } from './commands/schema.js';
 import { seedCommand } from './commands/seed.js';
 import { serverCommands } from './commands/server.js';
 import { tokensCommands } from './commands/tokens.js';
+import { transferCommands } from './commands/transfer.js';
 import { usersCommands } from './commands/users.js';
 import { cliContext } from './context.js';
 import type { Io } from './io.js';
@@ -20,7 +21,8 @@ Targets:
   use is printed on stderr before the command runs.
 
   Local content and token commands act as the user named by --as (or CMS_AS);
-  schema, seed and users commands act as the system unless --as is given.
+  schema, seed, users and transfer commands act as the system unless --as is
+  given.
   Remotely you act as the owner of --token (or CMS_TOKEN), or of the stored
   sign-in made with "cms login".
 
@@ -39,7 +41,9 @@ Examples:
 /** The whole `cms` command tree, writing to the given Io. */
 export function buildProgram(io: Io): Command {
   const program = new Command('cms')
-    .description('Headless CMS command line: content, schema, seed files, users and tokens, locally or on a site')
+    .description(
+      'Headless CMS command line: content, schema, seed files, users and tokens, site transfer, locally or on a site',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -60,6 +64,7 @@ export function buildProgram(io: Io): Command {
   importCommand(program, ctx);
   usersCommands(program, ctx);
   tokensCommands(program, ctx);
+  transferCommands(program, ctx);
   loginCommands(program, ctx);
   serverCommands(program, ctx);
   completionCommand(program, ctx);

@@ -82,17 +82,62 @@ export function storedSignIn(path: string): TokenSource {
   };
 }
 
+export interface FetchOptions {
+  /**
+   * A download of any size: the timeout covers the wait for the answer's
+   * headers, then only a stall (no byte for that long), never the whole body.
+   */
+  stream?: boolean;
+}
+
+/** The body of a streamed answer, failing when no byte arrives for `ms`. */
+function watchedBody(res: Response, controller: AbortController, ms: number, url: string): Response {
+  if (!res.body) return res;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new CliError(`${url} sent nothing for ${ms / 1000} s`)), ms);
+    timer.unref();
+  };
+  arm();
+  const body = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        arm();
+        out.enqueue(chunk);
+      },
+      flush() {
+        clearTimeout(timer);
+      },
+    }),
+  );
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
 /** fetch with the bearer token, a timeout, one renewal after a 401, and network failures as one-line errors. */
-export function bearerFetch(source: TokenSource): (request: Request) => Promise<Response> {
+export function bearerFetch(source: TokenSource, options: FetchOptions = {}): (request: Request) => Promise<Response> {
   const send = async (request: Request, token: string) => {
     const headers = new Headers(request.headers);
     headers.set('authorization', `Bearer ${token}`);
-    headers.set('accept', 'application/json');
+    headers.set('accept', options.stream ? '*/*' : 'application/json');
+    // A download's timer stops when the headers arrive; the body is then watched for stalls instead.
+    const controller = new AbortController();
+    const timer = options.stream
+      ? setTimeout(
+          () => controller.abort(new CliError(`${source.url} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
+          REQUEST_TIMEOUT_MS,
+        ).unref()
+      : undefined;
     try {
-      return await fetch(new Request(request, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
+      const signal = options.stream ? controller.signal : AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+      const res = await fetch(new Request(request, { headers, signal }));
+      return options.stream ? watchedBody(res, controller, REQUEST_TIMEOUT_MS, source.url) : res;
     } catch (err) {
+      if (err instanceof CliError) throw err;
       const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
       throw new CliError(`Cannot reach ${source.url}: ${cause}`);
+    } finally {
+      clearTimeout(timer);
     }
   };
   return async (request) => {

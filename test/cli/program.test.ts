@@ -221,6 +221,9 @@ describe('cms start-up', () => {
     expect(remote.code).toBe(1);
     expect(remote.modules.some((m) => m.includes('/node_modules/openapi-fetch/'))).toBe(true);
     expect(heavy(remote.modules)).toEqual([]);
+    const transfer = await traced(['--url', 'http://127.0.0.1:9', '--token', 'x', 'transfer', 'export', '--out', '-']);
+    expect(transfer.code).toBe(1);
+    expect(heavy(transfer.modules)).toEqual([]);
     // The local target does load them: the check above can fail.
     const local = await traced(['schema', 'list']);
     expect(heavy(local.modules).length).toBeGreaterThan(0);

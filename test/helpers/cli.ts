@@ -32,6 +32,8 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout as the bytes written (binary output such as `transfer export --out -`). */
+  stdoutBytes: Buffer;
   /** stdout parsed as JSON. */
   json<T = any>(): T;
 }
@@ -65,8 +67,14 @@ let seq = 0;
 export async function runIn(dir: string, args: string[], env: Record<string, string>, stdin = ''): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
+  const chunks: Buffer[] = [];
   const code = await runCli(args, {
-    stdout: { write: (t: string) => (stdout += t) },
+    stdout: {
+      write: (t: string | Uint8Array) => {
+        chunks.push(Buffer.from(t));
+        stdout += typeof t === 'string' ? t : Buffer.from(t).toString('utf8');
+      },
+    },
     stderr: { write: (t: string) => (stderr += t) },
     env,
     cwd: dir,
@@ -76,6 +84,7 @@ export async function runIn(dir: string, args: string[], env: Record<string, str
     code,
     stdout,
     stderr,
+    stdoutBytes: Buffer.concat(chunks),
     json() {
       try {
         return JSON.parse(stdout);

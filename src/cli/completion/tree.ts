@@ -15,7 +15,7 @@ export interface CompletionNode {
 }
 
 /** Options whose value is a path: complete file names after them. */
-export const FILE_OPTIONS = new Set(['--file', '--output', '-o']);
+export const FILE_OPTIONS = new Set(['--file', '--output', '--out', '-o']);
 
 const flagsOf = (o: Option) => [o.long, o.short].filter((f): f is string => Boolean(f));
 

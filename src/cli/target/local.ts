@@ -1,3 +1,4 @@
+import { PassThrough, type Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import { roleName, systemActor } from '../../auth/actor.js';
@@ -33,6 +34,7 @@ import {
   TermCreateBody,
   TermParams,
 } from '../../schemas/taxonomies.js';
+import { CreateExportBody, TransferIdParams, TransferListQuery } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -90,6 +92,21 @@ async function answer<T>(fn: () => Promise<T>): Promise<T> {
     if (known) throw new ApiError(known.code, known.message, known.details, known.status);
     throw err;
   }
+}
+
+/** The REST door's page size when none is given. */
+const TRANSFER_LIST_LIMIT = 50;
+
+/** A stream whose failures (a package file storage lost meanwhile) come out as ApiError too. */
+function answered(body: Readable): Readable {
+  const out = new PassThrough();
+  body.on('error', (err) => {
+    const known = isCmsError(err) ? err : null;
+    out.destroy(known ? new ApiError(known.code, known.message, known.details, known.status) : err);
+  });
+  // A reader that stops early (a failed check) stops the archive too.
+  out.on('close', () => body.destroy());
+  return body.pipe(out);
 }
 
 async function actorFor(cms: Cms, email: string): Promise<Actor> {
@@ -302,6 +319,30 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           check(MenuParams, { name }, 'path');
           return services.menus.items.createItem(actor, name, locale, check(MenuItemCreateBody, body, 'body'));
         }),
+    },
+    transfer: {
+      capabilities: () => answer(() => services.transfer.capabilities(actor)),
+      exports: {
+        start: (body) =>
+          answer(() =>
+            services.transfer.exports.start(actor, {
+              comments: check(CreateExportBody, body, 'body').comments ?? true,
+            }),
+          ),
+        list: (p) =>
+          answer(async () => {
+            const q = check(TransferListQuery, p, 'query');
+            return services.transfer.exports.list(actor, { cursor: q.cursor, limit: q.limit ?? TRANSFER_LIST_LIMIT });
+          }),
+        get: (id) => answer(() => services.transfer.exports.get(actor, check(TransferIdParams, { id }, 'path').id)),
+        advance: (id) =>
+          answer(() => services.transfer.exports.advance(actor, check(TransferIdParams, { id }, 'path').id)),
+        archive: (id) =>
+          answer(async () => {
+            const made = await services.transfer.exports.archive(actor, check(TransferIdParams, { id }, 'path').id);
+            return { body: answered(made.body), size: made.size };
+          }),
+      },
     },
   };
 }

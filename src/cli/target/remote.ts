@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../client/schema.gen.js';
 import { ApiError, CliError } from '../errors.js';
@@ -62,6 +64,11 @@ const LIFECYCLE_PATH = {
 export function openRemoteTarget(source: TokenSource): Target {
   const fetcher = bearerFetch(source);
   const api = createClient<paths>({ baseUrl: `${source.url}/_cms/api`, fetch: fetcher });
+  /** Package downloads: streamed, with a timeout on stalls rather than on the whole body. */
+  const downloads = createClient<paths>({
+    baseUrl: `${source.url}/_cms/api`,
+    fetch: bearerFetch(source, { stream: true }),
+  });
 
   /** Routes outside the OpenAPI document (personal access tokens). */
   async function hidden<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -228,6 +235,28 @@ export function openRemoteTarget(source: TokenSource): Target {
       createMenu: (body) => unwrap(api.POST('/menus', { body })),
       createMenuItem: (name, locale, body) =>
         unwrap(api.POST('/menus/{name}/items', { params: { path: { name }, query: { locale } }, body })),
+    },
+    transfer: {
+      capabilities: () => unwrap(api.GET('/admin/transfer/capabilities')),
+      exports: {
+        start: (body) => unwrap(api.POST('/admin/transfer/exports', { body })),
+        list: (query) => unwrap(api.GET('/admin/transfer/exports', { params: { query } })),
+        get: (id) => unwrap(api.GET('/admin/transfer/exports/{id}', { params: { path: { id } } })),
+        advance: (id) => unwrap(api.POST('/admin/transfer/exports/{id}/advance', { params: { path: { id } } })),
+        archive: async (id) => {
+          const { data, error, response } = await downloads.GET('/admin/transfer/exports/{id}/archive', {
+            params: { path: { id } },
+            parseAs: 'stream',
+          });
+          if (error !== undefined || !response.ok) throw failure(response.status, error);
+          if (!data) throw new CliError(`The site sent an empty archive (HTTP ${response.status})`);
+          const length = response.headers.get('content-length');
+          return {
+            body: Readable.fromWeb(data as unknown as WebReadableStream<Uint8Array>),
+            size: length !== null && /^\d+$/.test(length) ? Number(length) : null,
+          };
+        },
+      },
     },
   };
 }

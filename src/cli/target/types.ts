@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { components } from '../../client/schema.gen.js';
 
 /**
@@ -41,6 +42,8 @@ export type MenuItem = S['MenuItem'];
 export type CreateMenuItemBody = S['CreateMenuItemRequest'];
 export type SiteSettings = S['SiteSettings'];
 export type UpdateSettingsBody = S['UpdateSettingsRequest'];
+export type TransferCapabilities = S['TransferCapabilities'];
+export type TransferExport = S['TransferExport'];
 
 export interface ListContentParams {
   locale?: string;
@@ -158,6 +161,34 @@ export interface StructureOps {
   createMenuItem(menu: string, locale: string | undefined, body: CreateMenuItemBody): Promise<MenuItem>;
 }
 
+export interface TransferExportList {
+  items: TransferExport[];
+  nextCursor: string | null;
+}
+
+/** A package download: the bytes as they arrive (never held whole), and their size when the site says it. */
+export interface PackageDownload {
+  body: Readable;
+  size: number | null;
+}
+
+/** Site transfer exports (docs/transfer.md): started, advanced a bounded step at a time, then downloaded. */
+export interface TransferExportOps {
+  start(body: { comments?: boolean }): Promise<TransferExport>;
+  list(params: { cursor?: string; limit?: number }): Promise<TransferExportList>;
+  get(id: string): Promise<TransferExport>;
+  /** One step of a running export; a complete or failed one is answered as it is. */
+  advance(id: string): Promise<TransferExport>;
+  /** The tar archive of a complete export: manifest.json, then every file in manifest order. */
+  archive(id: string): Promise<PackageDownload>;
+}
+
+/** Site transfer. Imports (`cms transfer import`) are to join `exports` here as `imports`. */
+export interface TransferOps {
+  capabilities(): Promise<TransferCapabilities>;
+  exports: TransferExportOps;
+}
+
 export interface Target {
   readonly kind: 'local' | 'remote';
   /** Which site or database, and as whom: printed on stderr before a command runs. */
@@ -167,5 +198,6 @@ export interface Target {
   readonly users: UserOps;
   readonly tokens: TokenOps;
   readonly structure: StructureOps;
+  readonly transfer: TransferOps;
   close(): Promise<void>;
 }

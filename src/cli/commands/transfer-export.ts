@@ -1,0 +1,197 @@
+import type { Command } from 'commander';
+import { type CliContext, examples } from '../context.js';
+import { ApiError } from '../errors.js';
+import { byteSize, keyValues, shortTime, table } from '../format.js';
+import { positiveInt } from '../input.js';
+import type { Output } from '../io.js';
+import type { Target, TransferExport } from '../target/types.js';
+import { type Destination, destination, type SavedArchive, saveArchive } from '../transfer/archive.js';
+import { type Progress, progressOn } from '../transfer/progress.js';
+
+/**
+ * `cms transfer export | exports | download`: start an export and advance
+ * it step by step (as the API asks: `nextRequestInMs`), then stream its
+ * archive to a file or stdout and check it against the manifest. The same
+ * code drives the local services and a site's REST API.
+ */
+
+/** Never wait longer than this between two steps, whatever the site says. */
+const MAX_WAIT_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const recordCount = (e: TransferExport) =>
+  e.totals ? Object.values(e.totals.records).reduce((a, b) => a + b, 0) : e.progress.done;
+
+/** Advance a running export until the site says there is nothing left to do. */
+export async function runExport(target: Target, started: TransferExport, progress: Progress): Promise<TransferExport> {
+  let op = started;
+  while (op.nextRequestInMs !== null) {
+    if (op.nextRequestInMs > 0) await sleep(Math.min(op.nextRequestInMs, MAX_WAIT_MS));
+    op = await target.transfer.exports.advance(op.id);
+    const { done, total, bytesDone } = op.progress;
+    progress.tick(`Exporting: ${done}/${total} records${bytesDone ? `, ${byteSize(bytesDone)}` : ''}`);
+  }
+  if (op.state !== 'complete') {
+    throw new ApiError(op.error?.code ?? 'EXPORT_FAILED', op.error?.message ?? `The export ended ${op.state}`, {
+      exportId: op.id,
+    });
+  }
+  progress.step(`Export ${op.id} complete: ${recordCount(op)} records, ${op.totals?.files.count ?? 0} files`);
+  return op;
+}
+
+/** The result: a JSON object, or a short summary (on stderr when stdout carries the archive). */
+function printResult(out: Output, op: TransferExport, saved: SavedArchive, json?: boolean): void {
+  const totals = op.totals;
+  if (json) {
+    out.json({
+      id: op.id,
+      archive: saved.archive,
+      archiveBytes: saved.bytes,
+      packageDigest: op.packageDigest,
+      options: op.options,
+      totals,
+      verified: saved.verified,
+      createdAt: op.createdAt,
+      completedAt: op.completedAt,
+    });
+    return;
+  }
+  const text = keyValues([
+    ['archive', `${saved.archive === '-' ? 'stdout' : saved.archive} (${byteSize(saved.bytes)})`],
+    ['package digest', op.packageDigest],
+    ['export', op.id],
+    ['records', String(recordCount(op))],
+    ['media', totals ? `${totals.media.count} (${byteSize(totals.media.bytes)})` : undefined],
+    [
+      'skipped media',
+      totals?.skippedMedia ? `${totals.skippedMedia} (their bytes were missing from storage)` : undefined,
+    ],
+    ['comments', op.options.comments ? undefined : 'left out'],
+    [
+      'verified',
+      `${saved.verified.files} files, ${byteSize(saved.verified.bytes)}: sizes and SHA-256 match the manifest`,
+    ],
+  ]);
+  if (saved.archive === '-') out.note(text);
+  else out.line(text);
+}
+
+const exportRow = (e: TransferExport) => [
+  e.id,
+  e.error ? `${e.state} (${e.error.code})` : e.state,
+  shortTime(e.createdAt),
+  e.totals ? String(recordCount(e)) : `${e.progress.done}/${e.progress.total}`,
+  e.totals ? String(e.totals.files.count) : '—',
+  e.totals ? byteSize(e.totals.files.bytes) : '—',
+];
+
+interface ListOpts {
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+  json?: boolean;
+}
+
+/** One page, or with --all every page (progress on stderr, JSON streamed item by item). */
+async function listExports(target: Target, out: Output, opts: ListOpts): Promise<void> {
+  const headers = ['ID', 'STATE', 'CREATED', 'RECORDS', 'FILES', 'BYTES'];
+  if (!opts.all) {
+    const page = await target.transfer.exports.list({ limit: opts.limit, cursor: opts.cursor });
+    if (opts.json) {
+      out.json({ items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+      return;
+    }
+    if (page.items.length) out.line(table(headers, page.items.map(exportRow)));
+    else out.note('No exports yet: start one with cms transfer export.');
+    if (page.nextCursor) out.note(`More exports: add --cursor ${page.nextCursor} (or --all)`);
+    return;
+  }
+  let count = 0;
+  let cursor = opts.cursor;
+  const rows: string[][] = [];
+  if (opts.json) out.io.stdout.write('{"items":[');
+  do {
+    const page = await target.transfer.exports.list({ limit: opts.limit ?? 100, cursor });
+    for (const item of page.items) {
+      if (opts.json) out.io.stdout.write(`${count ? ',' : ''}\n${JSON.stringify(item)}`);
+      else rows.push(exportRow(item));
+      count++;
+    }
+    cursor = page.nextCursor ?? undefined;
+    out.progress(`… ${count} exports${cursor ? '' : ', done'}`);
+  } while (cursor);
+  if (opts.json) out.io.stdout.write(`${count ? '\n' : ''}]}\n`);
+  else if (rows.length) out.line(table(headers, rows));
+  else out.note('No exports yet: start one with cms transfer export.');
+}
+
+const OUT_HELP = 'write the archive here (a folder gets site-<export ID>.tar; "-": stdout)';
+
+export function transferExportCommands(transfer: Command, ctx: CliContext): void {
+  examples(
+    transfer
+      .command('export')
+      .description(
+        'Export the whole site: start an export, advance it to the end, download its tar archive and check it against the manifest',
+      )
+      .option('-o, --out <file>', `${OUT_HELP}; default ./site-<export ID>.tar`)
+      .option('--no-comments', 'leave comments out of the package')
+      .option('--json', 'print JSON: { id, archive, archiveBytes, packageDigest, totals, verified, … }')
+      .action(async (opts: { out?: string; comments: boolean; json?: boolean }, cmd: Command) => {
+        const where = destination(ctx.io, opts.out, Boolean(opts.json));
+        await ctx.withTarget(cmd, 'system', async (target, out) => {
+          const progress = progressOn(out);
+          const started = await target.transfer.exports.start({ comments: opts.comments });
+          const dest: Destination = where(started.id);
+          progress.step(
+            `Export ${started.id} started: ${started.progress.total} records${opts.comments ? '' : ' (comments left out)'}`,
+          );
+          const done = await runExport(target, started, progress);
+          printResult(out, done, await saveArchive(ctx.io, target, done, dest, progress), opts.json);
+        });
+      }),
+    [
+      'cms transfer export',
+      'cms transfer export --out backups/ --no-comments',
+      'cms --url https://cms.example.com --token "$CMS_TOKEN" transfer export --out site.tar --json',
+      'cms --remote transfer export --out - | tar -t',
+    ],
+  );
+
+  examples(
+    transfer
+      .command('exports')
+      .description('List exports (newest first): state, records, package files and bytes')
+      .option('--limit <n>', 'exports per page (1 to 100, default 50)', positiveInt('--limit'))
+      .option('--cursor <cursor>', 'continue after the nextCursor of a previous page')
+      .option('--all', 'every page (progress on stderr)')
+      .option('--json', 'print JSON: { items, nextCursor? }')
+      .action(async (opts: ListOpts, cmd: Command) => {
+        await ctx.withTarget(cmd, 'system', (target, out) => listExports(target, out, opts));
+      }),
+    ['cms transfer exports', 'cms --remote transfer exports --all --json'],
+  );
+
+  examples(
+    transfer
+      .command('download')
+      .description("Download a complete export's tar archive and check it against the manifest")
+      .argument('<export-id>', 'the export (see cms transfer exports)')
+      .option('-o, --out <file>', `${OUT_HELP}; default ./site-<export ID>.tar`)
+      .option('--json', 'print JSON: { id, archive, archiveBytes, packageDigest, totals, verified, … }')
+      .action(async (id: string, opts: { out?: string; json?: boolean }, cmd: Command) => {
+        const where = destination(ctx.io, opts.out, Boolean(opts.json));
+        await ctx.withTarget(cmd, 'system', async (target, out) => {
+          const op = await target.transfer.exports.get(id);
+          const saved = await saveArchive(ctx.io, target, op, where(op.id), progressOn(out));
+          printResult(out, op, saved, opts.json);
+        });
+      }),
+    [
+      'cms transfer download 01JABCDEFGHJKMNPQRSTVWXYZ0',
+      'cms --remote transfer download 01JABCDEFGHJKMNPQRSTVWXYZ0 -o site.tar',
+    ],
+  );
+}
