@@ -2,10 +2,12 @@ import { expect, it } from 'vitest';
 import { ROLES } from '../../src/auth/roles.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { call } from '../helpers/cms.js';
+import { createEntry, postsCollection } from '../helpers/content.js';
 import { describeEachDialect } from '../helpers/db.js';
 import { mcpClient, serve } from '../helpers/mcp.js';
 import { mediaCms } from '../helpers/media.js';
 import { sessionFor } from '../helpers/session.js';
+import { fetchBytes, runExport, uploadPackage } from '../helpers/transfer.js';
 
 describeEachDialect('MCP site transfer tools', (dialect) => {
   it('exports with the scope, step by step, and answers summaries without addresses or URLs', async () => {
@@ -126,6 +128,52 @@ describeEachDialect('MCP site transfer tools', (dialect) => {
     expect(denied._meta?.details.state).toBe('denied');
     const states = (await session.call('GET', '/admin/transfer/approvals')).body.data.items.map((a: any) => a.state);
     expect(states).toEqual(['denied', 'expired']);
+    await mcp.close();
+  });
+
+  it('analyzes, starts under an approval, resumes and reads the receipt of an import', async () => {
+    const source = await mediaCms(dialect);
+    await postsCollection(source);
+    await createEntry(source, { data: { title: 'Moved by an agent' } });
+    const op = await runExport(source, source.adminToken);
+    const archive = (await fetchBytes(source, `/admin/transfer/exports/${op.id}/archive`, source.adminToken)).bytes;
+
+    const target = await mediaCms(dialect);
+    // The agent may upload and analyze, not execute.
+    const agent = await target.userToken(ROLES.ADMIN, ['transfer:analyze']);
+    const id = await uploadPackage(target, agent.token, archive);
+    const mcp = await mcpClient(await serve(target), agent.token);
+    let analyzed = await mcp.ok('site_import_analyze', { id });
+    for (let i = 0; analyzed.nextRequestInMs !== null && i < 50; i++)
+      analyzed = await mcp.ok('site_import_analyze', { id });
+    const { plan } = analyzed;
+    expect(plan).toMatchObject({ executable: true, principals: { total: 1 } });
+    expect(JSON.stringify(analyzed)).not.toMatch(/@example\.test/);
+    const digests = { packageDigest: plan.packageDigest, planDigest: plan.planDigest };
+
+    // Stale digests are refused before any approval is asked for.
+    const stale = await mcp.call('site_import_start', {
+      id,
+      packageDigest: plan.packageDigest,
+      planDigest: 'sha256:0',
+    });
+    expect(stale._meta?.code).toBe('VALIDATION_ERROR');
+    const asked = await mcp.call('site_import_start', { id, ...digests });
+    expect(asked._meta?.code).toBe('TRANSFER_APPROVAL_REQUIRED');
+    const { approvalId } = asked._meta?.details;
+    const session = await sessionFor(target, target.adminId);
+    const listed = await session.call('GET', '/admin/transfer/approvals');
+    expect(listed.body.data.items[0]).toMatchObject({ action: 'import', arguments: { id, ...digests } });
+    expect((await session.call('POST', `/admin/transfer/approvals/${approvalId}/approve`)).status).toBe(200);
+
+    let started = await mcp.ok('site_import_start', { id, ...digests, approvalId });
+    expect(started).toMatchObject({ state: 'executing', holdsSite: true });
+    for (let i = 0; started.nextRequestInMs !== null && i < 50; i++)
+      started = await mcp.ok('site_import_resume', { id });
+    expect(started.state).toBe('complete');
+    const receipt = await mcp.ok('site_import_receipt', { id });
+    expect(receipt.records.entries).toBe(1);
+    expect((await mcp.ok('site_import_status', { id })).holdsSite).toBe(false);
     await mcp.close();
   });
 });

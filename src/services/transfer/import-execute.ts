@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { systemActor } from '../../auth/actor.js';
-import { CmsError, isCmsError } from '../../core/errors.js';
+import { CmsError, constraintConflict, isCmsError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import { dyn } from '../content/rows.js';
@@ -125,6 +125,17 @@ export function receiptOf(op: OperationRow, cursor: ExecuteCursor, plan: Plan, c
 
 export type Receipt = ReturnType<typeof receiptOf>;
 
+/** A record file that cannot be written fails the import with its path and the reason. */
+async function inFile<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const known = isCmsError(err) ? err : constraintConflict(err);
+    if (!known) throw err;
+    throw new CmsError(known.code, `${path}: ${known.message}`, { ...known.details, path });
+  }
+}
+
 export function executeOps(deps: TransferDeps, services: ExecuteServices) {
   const { ctx, ops, storage, schema } = deps;
 
@@ -176,47 +187,49 @@ export function executeOps(deps: TransferDeps, services: ExecuteServices) {
     }
     const writer = recordWriter(cursor.state);
     const principals = new Set(plan.principals.items.map((p) => p.id));
-    await ctx.db.transaction().execute(async (trx) => {
-      await writer.writeFile(
-        {
-          trx,
-          dialect: ctx.dialect,
-          storage,
-          decisions: plan.decisions,
-          principals,
-          snapshot: await schema.cache.fresh(trx),
-          now: ops.now(),
-          mediaKeys: async (paths) => {
-            const rows = paths.length
-              ? await trx
-                  .selectFrom('_cms_transfer_files')
-                  .select(['path', 'storage_key'])
+    await inFile(file.path, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        await writer.writeFile(
+          {
+            trx,
+            dialect: ctx.dialect,
+            storage,
+            decisions: plan.decisions,
+            principals,
+            snapshot: await schema.cache.fresh(trx),
+            now: ops.now(),
+            mediaKeys: async (paths) => {
+              const rows = paths.length
+                ? await trx
+                    .selectFrom('_cms_transfer_files')
+                    .select(['path', 'storage_key'])
+                    .where('operation_id', '=', op.id)
+                    .where('path', 'in', paths)
+                    .where('storage_key', 'is not', null)
+                    .execute()
+                : [];
+              // The library takes these objects over: the import no longer removes them.
+              if (rows.length) {
+                await trx
+                  .updateTable('_cms_transfer_files')
+                  .set({ owned: 0 })
                   .where('operation_id', '=', op.id)
-                  .where('path', 'in', paths)
-                  .where('storage_key', 'is not', null)
-                  .execute()
-              : [];
-            // The library takes these objects over: the import no longer removes them.
-            if (rows.length) {
-              await trx
-                .updateTable('_cms_transfer_files')
-                .set({ owned: 0 })
-                .where('operation_id', '=', op.id)
-                .where(
-                  'path',
-                  'in',
-                  rows.map((r) => r.path),
-                )
-                .execute();
-            }
-            return new Map(rows.map((r) => [r.path, r.storage_key as string]));
+                  .where(
+                    'path',
+                    'in',
+                    rows.map((r) => r.path),
+                  )
+                  .execute();
+              }
+              return new Map(rows.map((r) => [r.path, r.storage_key as string]));
+            },
           },
-        },
-        file,
-      );
-      cursor.position = file.position;
-      await checkpoint(trx, op, cursor);
-    });
+          file,
+        );
+        cursor.position = file.position;
+        await checkpoint(trx, op, cursor);
+      }),
+    );
     return true;
   }
 
