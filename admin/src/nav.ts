@@ -21,6 +21,7 @@ export interface NavItem {
     | '/sections'
     | '/widgets'
     | '/settings'
+    | '/transfer'
     | '/import/blogplatform';
   label: string;
   /** Shown to Admins only (the routes also refuse others). */
@@ -71,6 +72,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { to: '/users', label: 'Users', adminOnly: true },
       { to: '/allowed-domains', label: 'Allowed domains', adminOnly: true },
       { to: '/import/blogplatform', label: 'Import', adminOnly: true },
+      { to: '/transfer', label: 'Site transfer', adminOnly: true },
     ],
   },
   {

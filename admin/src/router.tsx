@@ -29,6 +29,7 @@ import { RedirectsPage, type RedirectsSearch } from './pages/redirects/Redirects
 import { SetupPage } from './pages/Setup';
 import { SignupPage } from './pages/Signup';
 import { SearchPage, type SearchPageSearch } from './pages/search/SearchPage';
+import { parseTransferSearch } from './pages/transfer/tabs';
 import { UsersPage, type UsersSearch } from './pages/users/Users';
 
 // Site structure and settings load on first visit: they bring the drag-and-drop library along.
@@ -63,6 +64,7 @@ const BlockTypesPage = lazy(() => import('./pages/schema/BlockTypes').then((m) =
 const MediaUsagePage = lazy(() =>
   import('./pages/media-usage/MediaUsage').then((m) => ({ default: m.MediaUsagePage })),
 );
+const TransferPage = lazy(() => import('./pages/transfer/Transfer').then((m) => ({ default: m.TransferPage })));
 const OrphansPage = lazy(() => import('./pages/schema/Orphans').then((m) => ({ default: m.OrphansPage })));
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -383,6 +385,16 @@ const mediaUsageRoute = createRoute({
   component: () => suspended(<MediaUsagePage />),
 });
 
+/** Site transfer: exports and the approvals MCP clients ask for (Admins; `transfer:export`). */
+const transferRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/transfer',
+  validateSearch: parseTransferSearch,
+  component: function Transfer() {
+    return suspended(<TransferPage me={transferRoute.useRouteContext().me} search={transferRoute.useSearch()} />);
+  },
+});
+
 const taxonomiesRoute = createRoute({
   getParentRoute: () => editorRoute,
   path: '/taxonomies',
@@ -478,6 +490,7 @@ const routeTree = rootRoute.addChildren([
       blockTypesRoute,
       orphansRoute,
       mediaUsageRoute,
+      transferRoute,
     ]),
   ]),
 ]);

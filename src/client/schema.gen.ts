@@ -3384,8 +3384,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "export" | "import";
-            /** @description `running`, `complete` or `failed` */
-            state: string;
+            /**
+             * @description `running`, `complete`, `failed`, or `expired` (its package was removed after the retention period)
+             * @enum {string}
+             */
+            state: "running" | "complete" | "failed" | "expired";
             /** @description `records` while running, null once complete */
             stage: string | null;
             progress: components["schemas"]["TransferProgress"];
@@ -3411,6 +3414,12 @@ export interface components {
              * @example 2026-01-02T03:04:05.678Z
              */
             completedAt: string | null;
+            /** @description Who started it, and with which token (null for the command line or a session) */
+            startedBy: {
+                id: string;
+                name: string | null;
+                tokenName: string | null;
+            } | null;
             /** @description Advance again after this many milliseconds; null when there is nothing left to do */
             nextRequestInMs: number | null;
             options: {
@@ -3444,8 +3453,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "export" | "import";
-            /** @description `uploading`, `analyzing`, `planned`, `executing`, `complete`, `failed`, `cancelled` or `abandoned` */
-            state: string;
+            /**
+             * @description An import left unfinished for 7 days is abandoned (its uploads removed)
+             * @enum {string}
+             */
+            state: "uploading" | "analyzing" | "planned" | "executing" | "complete" | "failed" | "cancelled" | "abandoned";
             stage: string | null;
             progress: components["schemas"]["TransferProgress"];
             /** @description `sha256:<hex>` of the manifest */
@@ -3470,6 +3482,12 @@ export interface components {
              * @example 2026-01-02T03:04:05.678Z
              */
             completedAt: string | null;
+            /** @description Who started it, and with which token (null for the command line or a session) */
+            startedBy: {
+                id: string;
+                name: string | null;
+                tokenName: string | null;
+            } | null;
             /** @description Advance again after this many milliseconds; null when there is nothing left to do */
             nextRequestInMs: number | null;
             files: {
@@ -3626,6 +3644,7 @@ export interface components {
              */
             decidedAt: string | null;
             decidedBy: string | null;
+            decidedByName: string | null;
             /**
              * Format: date-time
              * @example 2026-01-02T03:04:05.678Z

@@ -56,6 +56,10 @@ const operationFields = {
   createdAt: Instant,
   updatedAt: Instant,
   completedAt: Instant.nullable(),
+  startedBy: z
+    .object({ id: z.string(), name: z.string().nullable(), tokenName: z.string().nullable() })
+    .nullable()
+    .openapi({ description: 'Who started it, and with which token (null for the command line or a session)' }),
   nextRequestInMs: z
     .number()
     .int()
@@ -68,7 +72,9 @@ const Counts = z.record(z.string(), z.number().int());
 export const ExportSchema = z
   .object({
     ...operationFields,
-    state: z.string().openapi({ description: '`running`, `complete` or `failed`' }),
+    state: z.enum(['running', 'complete', 'failed', 'expired']).openapi({
+      description: '`running`, `complete`, `failed`, or `expired` (its package was removed after the retention period)',
+    }),
     stage: z.string().nullable().openapi({ description: '`records` while running, null once complete' }),
     options: z.object({ comments: z.boolean() }),
     totals: z
@@ -125,6 +131,7 @@ export const ApprovalSchema = z
     expiresAt: Instant,
     decidedAt: Instant.nullable(),
     decidedBy: z.string().nullable(),
+    decidedByName: z.string().nullable(),
     usedAt: Instant.nullable(),
     operationId: z.string().nullable(),
   })
@@ -135,9 +142,9 @@ export const ApprovalListSchema = z.object({ items: z.array(ApprovalSchema), nex
 export const ImportSchema = z
   .object({
     ...operationFields,
-    state: z.string().openapi({
-      description: '`uploading`, `analyzing`, `planned`, `executing`, `complete`, `failed`, `cancelled` or `abandoned`',
-    }),
+    state: z
+      .enum(['uploading', 'analyzing', 'planned', 'executing', 'complete', 'failed', 'cancelled', 'abandoned'])
+      .openapi({ description: 'An import left unfinished for 7 days is abandoned (its uploads removed)' }),
     files: z.object({
       listed: z.number().int().openapi({ description: 'Files of the package, manifest.json included' }),
       uploaded: z.number().int(),

@@ -311,6 +311,7 @@ describe('cms transfer: help, archive check, progress', () => {
       createdAt: '2026-01-02T03:04:05.678Z',
       updatedAt: '2026-01-02T03:04:05.678Z',
       completedAt: null,
+      startedBy: null,
     };
     const answers = [
       { ...base, id: 'E1', state: 'running', progress: { done: 10, total: 30 }, nextRequestInMs: 20 },
@@ -338,7 +339,13 @@ describe('cms transfer: help, archive check, progress', () => {
       },
     } as unknown as Target;
     const steps: string[] = [];
-    const started = { ...base, id: 'E1', state: 'running', progress: { done: 0, total: 30 }, nextRequestInMs: 0 };
+    const started = {
+      ...base,
+      id: 'E1',
+      state: 'running' as const,
+      progress: { done: 0, total: 30 },
+      nextRequestInMs: 0,
+    };
     const failed = await runExport(target, started, { tick: () => {}, step: (t) => steps.push(t) }).catch((e) => e);
     expect(failed).toBeInstanceOf(ApiError);
     expect(failed).toMatchObject({ code: 'STORAGE_ERROR', message: 'The disk is full', details: { exportId: 'E1' } });

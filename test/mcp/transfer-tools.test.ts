@@ -51,7 +51,7 @@ describeEachDialect('MCP site transfer tools', (dialect) => {
     const first = await mcp.call('site_export_start', { comments: true });
     expect(first.isError).toBe(true);
     expect(first._meta?.code).toBe('TRANSFER_APPROVAL_REQUIRED');
-    const { approvalId, expiresAt } = first._meta?.details;
+    const { approvalId, expiresAt } = first._meta?.details ?? {};
     expect(expiresAt).toBe('2026-06-01T10:15:00.000Z');
     // The same call again: the same open request.
     expect((await mcp.call('site_export_start', { comments: true }))._meta?.details.approvalId).toBe(approvalId);
@@ -160,7 +160,7 @@ describeEachDialect('MCP site transfer tools', (dialect) => {
     expect(stale._meta?.code).toBe('VALIDATION_ERROR');
     const asked = await mcp.call('site_import_start', { id, ...digests });
     expect(asked._meta?.code).toBe('TRANSFER_APPROVAL_REQUIRED');
-    const { approvalId } = asked._meta?.details;
+    const { approvalId } = asked._meta?.details ?? {};
     const session = await sessionFor(target, target.adminId);
     const listed = await session.call('GET', '/admin/transfer/approvals');
     expect(listed.body.data.items[0]).toMatchObject({ action: 'import', arguments: { id, ...digests } });

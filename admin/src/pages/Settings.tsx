@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { Me } from '../api/auth';
 import { api, unwrap } from '../api/client';
@@ -247,6 +248,24 @@ export function SettingsPage({ me }: { me: Me }) {
             </div>
           ) : null}
         </form>
+      ) : null}
+      {canEdit ? (
+        <div className="settings-transfer">
+          <Section
+            id="site-transfer"
+            title="Site transfer"
+            description="Export the whole site as a package for another installation, and answer the requests AI tools make to export it."
+          >
+            <div className="actions">
+              <Link to="/transfer" className="button button--secondary">
+                Open site transfer
+              </Link>
+              <Link to="/transfer" search={{ tab: 'approvals' }} className="button button--ghost">
+                Approval requests
+              </Link>
+            </div>
+          </Section>
+        </div>
       ) : null}
     </Page>
   );

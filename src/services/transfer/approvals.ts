@@ -32,6 +32,7 @@ export interface ApprovalView {
   expiresAt: string;
   decidedAt: string | null;
   decidedBy: string | null;
+  decidedByName: string | null;
   usedAt: string | null;
   operationId: string | null;
 }
@@ -120,7 +121,7 @@ export function approvalOps(ctx: ServiceContext) {
     if (!open) await ctx.db.insertInto('_cms_transfer_approvals').values(row).execute();
     throw new CmsError(
       'TRANSFER_APPROVAL_REQUIRED',
-      `This token lacks the scope for a site ${action}: an administrator must approve request ${row.id} in the admin (Settings → Transfer approvals) before ${row.expires_at}; then call again with approvalId`,
+      `This token lacks the scope for a site ${action}: an administrator must approve request ${row.id} in the admin (Administration → Site transfer → Approvals) before ${row.expires_at}; then call again with approvalId`,
       { approvalId: row.id, state: stateOf(row), expiresAt: row.expires_at },
     );
   }
@@ -163,11 +164,7 @@ export function approvalOps(ctx: ServiceContext) {
     const users = await ctx.db
       .selectFrom('_cms_users')
       .select(['id', 'name'])
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.user_id),
-      )
+      .where('id', 'in', [...new Set(rows.flatMap((r) => [r.user_id, ...(r.decided_by ? [r.decided_by] : [])]))])
       .execute();
     const tokens = await ctx.db
       .selectFrom('_cms_api_tokens')
@@ -205,6 +202,7 @@ export function approvalOps(ctx: ServiceContext) {
       expiresAt: r.expires_at,
       decidedAt: r.decided_at,
       decidedBy: r.decided_by,
+      decidedByName: r.decided_by ? (userName.get(r.decided_by) ?? null) : null,
       usedAt: r.used_at,
       operationId: r.operation_id,
     }));

@@ -7,7 +7,7 @@ import { archiveSize, archiveStream, openPackageFile } from './archive.js';
 import type { TransferDeps } from './deps.js';
 import { type ExportOptions, exportOps } from './export.js';
 import { isPackagePath, MEDIA_FILE_KIND } from './manifest.js';
-import { type OperationRow, type OperationSummary, summarize } from './operations.js';
+import { type OperationRow, type OperationSummary, type StartedBy, startersOf, summarize } from './operations.js';
 
 /**
  * The export side of site transfer as the doors call it: start, list, read,
@@ -16,6 +16,7 @@ import { type OperationRow, type OperationSummary, summarize } from './operation
  * stays open to the user and token that started it.
  */
 export interface ExportView extends OperationSummary {
+  state: 'running' | 'complete' | 'failed' | 'expired';
   options: ExportOptions;
   /** Once complete: record counts by kind, media count and bytes, package file count and bytes. */
   totals: {
@@ -35,10 +36,20 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
   const { ctx, ops, files, storage } = deps;
   const engine = exportOps(deps);
 
-  function view(row: OperationRow): ExportView {
+  async function views(rows: OperationRow[]): Promise<ExportView[]> {
+    const starters = await startersOf(ctx.db, rows);
+    return rows.map((row) => viewWith(row, starters.get(row.id) ?? null));
+  }
+
+  async function view(row: OperationRow): Promise<ExportView> {
+    return (await views([row]))[0];
+  }
+
+  function viewWith(row: OperationRow, startedBy: StartedBy | null): ExportView {
     const leased = row.lease_expires_at !== null && row.lease_expires_at > ops.now();
     return {
-      ...summarize(row),
+      ...summarize(row, startedBy),
+      state: row.state as ExportView['state'],
       options: JSON.parse(row.options) as ExportOptions,
       totals: row.totals ? (JSON.parse(row.totals) as ExportView['totals']) : null,
       nextRequestInMs: row.state === 'running' ? (leased ? BUSY_RETRY_MS : 0) : null,
@@ -102,7 +113,7 @@ export function exportsApi(deps: TransferDeps, approvals: ApprovalOps) {
       const rows = await ops.list(ctx.db, 'export', { before: input.cursor, limit: input.limit + 1 });
       const page = rows.slice(0, input.limit);
       return {
-        items: page.map(view),
+        items: await views(page),
         nextCursor: rows.length > input.limit ? page[page.length - 1].id : null,
       };
     },

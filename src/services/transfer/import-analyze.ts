@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { CmsError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
+import { IDENTIFIER } from '../../db/dialect.js';
 import { migrations } from '../../db/migrations/index.js';
 import { SYSTEM_COLUMN_NAMES } from '../schema/ddl.js';
 import { storedSetting } from '../settings/store.js';
@@ -22,7 +23,7 @@ import { ENTRIES_KIND, ENTRY_USER_COLUMNS, recordKind } from './kinds.js';
 import { type Manifest, MEDIA_FILE_KIND } from './manifest.js';
 import type { OperationRow } from './operations.js';
 import { kindColumns } from './parts.js';
-import { BadRecord, readRecords } from './records.js';
+import { BadRecord, badRecord, readRecords } from './records.js';
 
 /**
  * Analysis: read every record file of the package once (in steps), count
@@ -56,6 +57,25 @@ const OCCUPYING: ReadonlyArray<[string, string]> = [
 ];
 
 export const ACTIVE_IMPORT_STATES: readonly string[] = ['executing', 'failed', 'cancelled'];
+
+/** Values this release would turn into SQL names or read as JSON must have the form it expects. */
+function recordDefect(kind: string, row: Record<string, unknown>): string | null {
+  const name = (v: unknown) => typeof v === 'string' && IDENTIFIER.test(v) && v.length <= 60;
+  if (kind === 'collections' && !name(row.slug)) return 'the collection slug is not a valid identifier';
+  if (kind === 'fields') {
+    for (const col of ['column_name', 'retired_column'] as const) {
+      if (row[col] !== null && row[col] !== undefined && !name(row[col])) return `${col} is not a valid identifier`;
+    }
+  }
+  if (kind === 'settings') {
+    try {
+      JSON.parse(String(row.value));
+    } catch {
+      return 'the setting value is not JSON';
+    }
+  }
+  return null;
+}
 
 function emptyFacts(): Facts {
   return { counts: {}, principals: [], refs: {}, unknownColumns: {}, problems: [], domains: [], searchCollections: 0 };
@@ -127,6 +147,8 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
     let n = 0;
     for await (const row of readRecords(storage, file)) {
       n += 1;
+      const defect = recordDefect(file.kind, row);
+      if (defect) throw badRecord(file.path, n, defect);
       for (const col of userColumns) {
         const id = row[col];
         if (typeof id === 'string') facts.refs[id] = (facts.refs[id] ?? 0) + 1;

@@ -136,7 +136,11 @@ async function inFile<T>(path: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function executeOps(deps: TransferDeps, services: ExecuteServices) {
+export function executeOps(
+  deps: TransferDeps,
+  services: ExecuteServices,
+  removePackageObjects: (operationId: string) => Promise<void>,
+) {
   const { ctx, ops, storage, schema } = deps;
 
   /** Entry tables (and their field indexes) for the collections written so far; the schema listeners are told. */
@@ -319,24 +323,6 @@ export function executeOps(deps: TransferDeps, services: ExecuteServices) {
     await removePackageObjects(op.id);
   }
 
-  /** Delete the objects the import stored and still owns (record files, media not taken over). */
-  async function removePackageObjects(id: string): Promise<void> {
-    const owned = await ctx.db
-      .selectFrom('_cms_transfer_files')
-      .select(['path', 'storage_key'])
-      .where('operation_id', '=', id)
-      .where('owned', '=', 1)
-      .where('storage_key', 'is not', null)
-      .execute();
-    for (const f of owned) await storage.delete(f.storage_key as string);
-    await ctx.db
-      .updateTable('_cms_transfer_files')
-      .set({ storage_key: null })
-      .where('operation_id', '=', id)
-      .where('owned', '=', 1)
-      .execute();
-  }
-
   /** One step: work for about a second, then hand the lease back (or fail the import, which keeps the hold). */
   async function step(id: string): Promise<void> {
     const leased = await ops.claim('import', id, ['executing']);
@@ -371,7 +357,7 @@ export function executeOps(deps: TransferDeps, services: ExecuteServices) {
     }
   }
 
-  return { step, removePackageObjects };
+  return { step };
 }
 
 export type ExecuteOps = ReturnType<typeof executeOps>;

@@ -11,7 +11,7 @@ import { type ExecuteServices, executeOps, initialCursor, type Receipt, readExec
 import type { DecisionsInput, Plan } from './import-plan.js';
 import { rollbackOps } from './import-rollback.js';
 import { uploadOps } from './import-upload.js';
-import { type OperationRow, type OperationSummary, summarize } from './operations.js';
+import { type OperationRow, type OperationSummary, startersOf, summarize } from './operations.js';
 
 /**
  * The import side of site transfer as the doors call it. States: uploading
@@ -20,7 +20,18 @@ import { type OperationRow, type OperationSummary, summarize } from './operation
  * hold on the site until abandoned); abandon undoes a failed or cancelled
  * import's writes and lifts the hold.
  */
+export type ImportState =
+  | 'uploading'
+  | 'analyzing'
+  | 'planned'
+  | 'executing'
+  | 'complete'
+  | 'failed'
+  | 'cancelled'
+  | 'abandoned';
+
 export interface ImportView extends OperationSummary {
+  state: ImportState;
   files: { listed: number; uploaded: number; missing: number; bytes: number; bytesUploaded: number };
   /** The plan's headline, once there is one. */
   plan: { executable: boolean; blockers: number; warnings: number } | null;
@@ -39,11 +50,12 @@ export function importsApi(
   gate: ImportGate,
   services: ExecuteServices,
   stagingDir: string,
+  removeOwned: (operationId: string) => Promise<void>,
 ) {
   const { ctx, ops } = deps;
   const upload = uploadOps(deps, stagingDir);
   const analysis = analyzeOps(deps, upload);
-  const execution = executeOps(deps, services);
+  const execution = executeOps(deps, services, removeOwned);
   const undo = rollbackOps(deps);
 
   async function view(row: OperationRow): Promise<ImportView> {
@@ -62,8 +74,10 @@ export function importsApi(
     const plan = row.plan ? (JSON.parse(row.plan) as Plan) : null;
     const leased = row.lease_expires_at !== null && row.lease_expires_at > ops.now();
     const driven = row.state === 'analyzing' || row.state === 'executing';
+    const starters = await startersOf(ctx.db, [row]);
     return {
-      ...summarize(row),
+      ...summarize(row, starters.get(row.id) ?? null),
+      state: row.state as ImportState,
       files: {
         listed: listed + 1,
         uploaded: uploaded + (row.manifest === null ? 0 : 1),
@@ -282,7 +296,7 @@ export function importsApi(
       });
       gate.forget();
       await ctx.bus.publish('transfer');
-      await execution.removePackageObjects(row.id);
+      await removeOwned(row.id);
       return view(await ops.get(ctx.db, 'import', id));
     },
 

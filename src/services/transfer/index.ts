@@ -14,6 +14,7 @@ import type { ExecuteServices } from './import-execute.js';
 import { importsApi } from './imports.js';
 import { MAX_MANIFEST_BYTES, MAX_PACKAGE_FILES, PACKAGE_FORMAT, PACKAGE_FORMAT_VERSION } from './manifest.js';
 import { operationStore } from './operations.js';
+import { retentionOps } from './retention.js';
 import { transferWorker } from './worker.js';
 
 export type { ApprovalView } from './approvals.js';
@@ -41,7 +42,8 @@ export function createTransferService(
   const approvals = approvalOps(ctx);
   const exports = exportsApi(deps, approvals);
   const gate = importGate(ctx);
-  const imports = importsApi(deps, approvals, gate, { search, mediaUsage }, media.stagingDir);
+  const retention = retentionOps(deps);
+  const imports = importsApi(deps, approvals, gate, { search, mediaUsage }, media.stagingDir, retention.removeOwned);
 
   /** What this site can export and import (the package format, its limits). */
   function capabilities(actor: Actor) {
@@ -67,7 +69,9 @@ export function createTransferService(
     imports,
     approvals: { list: approvals.list, decide: approvals.decide },
     /** Steps running exports and executing imports in the background (started with the scheduler). */
-    worker: transferWorker(deps, exports.step, imports.step),
+    worker: transferWorker(deps, exports.step, imports.step, retention.sweep),
+    /** Remove packages past their retention now (the worker does it every 10 minutes). */
+    sweep: retention.sweep,
     /** The write gate of REST and MCP while an import holds the site (see gate.ts for what stays open). */
     checkWritesOpen: gate.check,
     /** Whether an import holds the site now (the scheduler waits while one does). */

@@ -30,6 +30,14 @@ export interface OperationSummary {
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+  /** Who started it, and with which token (null: the command line, or a user since removed). */
+  startedBy: StartedBy | null;
+}
+
+export interface StartedBy {
+  id: string;
+  name: string | null;
+  tokenName: string | null;
 }
 
 export type OperationRow = TransferOperationsTable;
@@ -37,7 +45,39 @@ export type OperationRow = TransferOperationsTable;
 /** A step's lease: long enough for one bounded step, short enough that a crashed holder is soon replaced. */
 export const LEASE_MS = 60_000;
 
-export function summarize(row: OperationRow): OperationSummary {
+/** The user (and token) that started each operation, in three queries whatever the number of rows. */
+export async function startersOf(db: Kdb, rows: OperationRow[]): Promise<Map<string, StartedBy>> {
+  const userIds = [...new Set(rows.flatMap((r) => (r.created_by ? [r.created_by] : [])))];
+  const tokenIds = [...new Set(rows.flatMap((r) => (r.token_id ? [r.token_id] : [])))];
+  const [users, pats, oauth] = await Promise.all([
+    userIds.length ? db.selectFrom('_cms_users').select(['id', 'name']).where('id', 'in', userIds).execute() : [],
+    tokenIds.length
+      ? db.selectFrom('_cms_api_tokens').select(['id', 'name']).where('id', 'in', tokenIds).execute()
+      : [],
+    tokenIds.length
+      ? db
+          .selectFrom('_cms_oauth_tokens')
+          .innerJoin('_cms_oauth_clients', '_cms_oauth_clients.id', '_cms_oauth_tokens.client_id')
+          .select(['_cms_oauth_tokens.id as id', '_cms_oauth_clients.name as name'])
+          .where('_cms_oauth_tokens.id', 'in', tokenIds)
+          .execute()
+      : [],
+  ]);
+  const userName = new Map(users.map((u) => [u.id, u.name]));
+  const tokenName = new Map<string, string>([...pats, ...oauth].map((t) => [t.id, t.name]));
+  const out = new Map<string, StartedBy>();
+  for (const r of rows) {
+    if (!r.created_by || !userName.has(r.created_by)) continue;
+    out.set(r.id, {
+      id: r.created_by,
+      name: userName.get(r.created_by) ?? null,
+      tokenName: r.token_id ? (tokenName.get(r.token_id) ?? null) : null,
+    });
+  }
+  return out;
+}
+
+export function summarize(row: OperationRow, startedBy: StartedBy | null = null): OperationSummary {
   return {
     id: row.id,
     kind: row.kind,
@@ -50,6 +90,7 @@ export function summarize(row: OperationRow): OperationSummary {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     completedAt: row.completed_at,
+    startedBy,
   };
 }
 

@@ -1,12 +1,14 @@
 import { createInterface } from 'node:readline';
 import { CmsError } from '../../core/errors.js';
+import { findTextProblem } from '../../core/text.js';
 import type { Storage } from '../../storage/types.js';
 import type { FileRow } from './files.js';
 
 /**
  * Reading a stored record file line by line (memory stays at one line). A
- * line that is not a JSON object is a package defect, reported with its
- * file and line number.
+ * line that is not a JSON object, or holds text no database stores (NUL,
+ * unpaired surrogates, nesting past the limit), is a package defect,
+ * reported with its file and line number.
  */
 export async function* readRecords(storage: Storage, file: FileRow): AsyncGenerator<Record<string, unknown>> {
   const read = file.storage_key ? await storage.read(file.storage_key) : null;
@@ -26,6 +28,9 @@ export async function* readRecords(storage: Storage, file: FileRow): AsyncGenera
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw badRecord(file.path, n, 'not a JSON object');
       }
+      // What the database could not store is a defect of the package, found before anything is written.
+      const problem = findTextProblem(value);
+      if (problem) throw badRecord(file.path, n, `${problem.path.join('.') || 'value'} ${problem.message}`);
       yield value as Record<string, unknown>;
     }
   } finally {

@@ -6,21 +6,30 @@ import type { OperationRow } from './operations.js';
 export const TRANSFER_WORKER_INTERVAL_MS = 2_000;
 /** A pass steps operations at most this long. */
 const PASS_BUDGET_MS = 5_000;
+/** How often a process looks for packages past their retention. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 /**
- * Background steps in every process: running exports and executing imports
- * finish even when the client that started them went away. A step takes the operation's lease, so
- * a worker and a client (or two processes) never run the same step.
+ * Background work in every process: running exports and executing imports
+ * finish even when the client that started them went away (a step takes the
+ * operation's lease, so a worker and a client, or two processes, never run
+ * the same step), and packages past their retention are removed.
  */
 export function transferWorker(
   deps: TransferDeps,
   stepExport: (id: string) => Promise<OperationRow>,
   stepImport: (id: string) => Promise<void>,
+  sweep: () => Promise<number>,
 ) {
   const { ctx } = deps;
+  let swept = 0;
 
   async function runOnce(): Promise<void> {
     const began = Date.now();
+    if (began - swept >= SWEEP_EVERY_MS) {
+      swept = began;
+      await sweep();
+    }
     const running = await ctx.db
       .selectFrom('_cms_transfer_operations')
       .select('id')

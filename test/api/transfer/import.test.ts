@@ -56,8 +56,8 @@ describeEachDialect('site import', (dialect) => {
     );
     const dup = { ...parsed, files: [...parsed.files, parsed.files[0]] };
     expect((await bad(JSON.stringify(dup))).error.message).toMatch(/listed twice/);
-    const escape = { ...parsed, files: [{ ...parsed.files[0], path: '../../etc/passwd' }] };
-    expect((await bad(JSON.stringify(escape))).error.code).toBe('VALIDATION_ERROR');
+    const escaping = { ...parsed, files: [{ ...parsed.files[0], path: '../../etc/passwd' }] };
+    expect((await bad(JSON.stringify(escaping))).error.code).toBe('VALIDATION_ERROR');
 
     expect((await putFile(target, target.adminToken, id, 'manifest.json', manifest.data)).status).toBe(200);
     // The same manifest again is fine; another one is not.
