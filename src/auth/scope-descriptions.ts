@@ -13,9 +13,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'menus:manage': 'Create, update and delete menus and items',
   'settings:read': 'Read site settings',
   'settings:manage': 'Update site settings',
-  'transfer:export': 'Export the site and download it (not built yet)',
-  'transfer:analyze': 'Upload a site package and analyze it (not built yet)',
-  'transfer:execute': 'Start, advance, cancel and abandon a site import (not built yet)',
+  'transfer:export': 'Export the site and download the package',
+  'transfer:analyze': 'Upload a site package and analyze it',
+  'transfer:execute': 'Start, advance, cancel and abandon a site import',
   'mcp:tools': 'Call tools of any enabled plugin (plugins are not built yet)',
   admin: 'Every core operation, including site transfer (plugin tools still need mcp:tools)',
 };

@@ -42,6 +42,8 @@ export interface OpSpec<P, Q, B, R> {
    * these media types as binary; the handler returns a `Response`.
    */
   download?: { mediaTypes: string[]; description: string };
+  /** A read that answers 409 in some state (a download of an unfinished export): documented with this text. */
+  conflict?: string;
 }
 
 export interface OpInput<P, Q, B> {
@@ -118,7 +120,7 @@ export function op<
       ...(spec.public ? {} : { 401: errorContent('Missing or invalid credentials (UNAUTHORIZED)') }),
       ...(spec.public ? {} : { 403: errorContent('Insufficient permission or scope') }),
       404: errorContent('Resource not found (NOT_FOUND)'),
-      ...(spec.method === 'get' ? {} : { 409: errorContent('State conflict') }),
+      ...(spec.method === 'get' && !spec.conflict ? {} : { 409: errorContent(spec.conflict ?? 'State conflict') }),
       ...(upload ? { 413: errorContent('File above the configured maximum upload size (PAYLOAD_TOO_LARGE)') } : {}),
       ...(upload ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
       500: errorContent('Internal failure (INTERNAL_ERROR)'),

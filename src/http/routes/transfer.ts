@@ -120,6 +120,7 @@ export function transferRoutes(api: Api): void {
       params: TransferIdParams,
       response: Binary,
       download: { mediaTypes: ['application/json'], description: 'manifest.json of a complete export' },
+      conflict: 'The export is not complete, or expired (INVALID_STATE)',
     },
     async ({ actor, services, params }) => {
       const { text, digest } = await services.transfer.exports.manifest(actor, params.id);
@@ -146,6 +147,7 @@ export function transferRoutes(api: Api): void {
         mediaTypes: ['application/x-ndjson', 'application/octet-stream'],
         description: 'The file’s bytes; `ETag` is their SHA-256',
       },
+      conflict: 'The export is not complete, or expired (INVALID_STATE)',
     },
     async ({ actor, services, params }) => {
       const file = await services.transfer.exports.file(actor, params.id, params.path);
@@ -168,6 +170,7 @@ export function transferRoutes(api: Api): void {
       params: TransferIdParams,
       response: Binary,
       download: { mediaTypes: ['application/x-tar'], description: 'A POSIX tar archive, streamed' },
+      conflict: 'The export is not complete, or expired (INVALID_STATE)',
     },
     async ({ actor, services, params }) => {
       const archive = await services.transfer.exports.archive(actor, params.id);
@@ -278,6 +281,7 @@ export function transferRoutes(api: Api): void {
       tags,
       params: TransferIdParams,
       response: PlanSchema,
+      conflict: 'The import has no plan yet (INVALID_STATE)',
     },
     async ({ actor, services, params }) => services.transfer.imports.plan(actor, params.id),
   );
@@ -344,6 +348,7 @@ export function transferRoutes(api: Api): void {
       tags,
       params: TransferIdParams,
       response: ReceiptSchema,
+      conflict: 'The import is not complete (INVALID_STATE)',
     },
     async ({ actor, services, params }) => services.transfer.imports.receipt(actor, params.id),
   );
