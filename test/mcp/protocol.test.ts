@@ -70,7 +70,18 @@ const SPEC_TOOLS: Record<string, string> = {
   settings_get: 'Get Site Settings',
   settings_update: 'Update Site Settings',
   search: 'Search Content',
+  site_transfer_capabilities: 'Get Site Transfer Capabilities',
+  site_export_start: 'Start Site Export',
+  site_export_status: 'Get Site Export Status',
+  site_import_analyze: 'Analyze Site Import',
+  site_import_start: 'Start Site Import',
+  site_import_status: 'Get Site Import Status',
+  site_import_resume: 'Resume Site Import',
+  site_import_receipt: 'Get Site Import Receipt',
 };
+
+/** Site transfer tools that only read (site_export_status runs a step, so it writes). */
+const TRANSFER_READS = ['site_transfer_capabilities', 'site_import_status', 'site_import_receipt'];
 
 const DESTRUCTIVE = [
   'content_permanent_delete',
@@ -82,6 +93,7 @@ const DESTRUCTIVE = [
   'taxonomy_delete_term',
   'menu_delete',
   'menu_set_items',
+  'site_import_start',
 ];
 
 describeEachDialect('MCP endpoint', (dialect) => {
@@ -98,7 +110,8 @@ describeEachDialect('MCP endpoint', (dialect) => {
       const readOnly =
         /_(list|get|compare|translations)|_list_/.test(t.name) ||
         t.name.endsWith('_list_trashed') ||
-        t.name === 'search';
+        t.name === 'search' ||
+        TRANSFER_READS.includes(t.name);
       expect(t.annotations?.readOnlyHint, t.name).toBe(readOnly);
       expect(t.annotations?.destructiveHint, t.name).toBe(DESTRUCTIVE.includes(t.name));
     }

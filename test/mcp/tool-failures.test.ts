@@ -79,6 +79,14 @@ const FAILURES: Record<string, [Record<string, unknown>, string]> = {
   settings_get: [{ unexpected: true }, 'VALIDATION_ERROR'],
   settings_update: [{ timezone: 'Mars/Olympus' }, 'VALIDATION_ERROR'],
   search: [{ query: 'anything', collections: ['nope'] }, 'NOT_FOUND'],
+  site_transfer_capabilities: [{ unexpected: true }, 'VALIDATION_ERROR'],
+  site_export_start: [{ comments: 'yes' }, 'VALIDATION_ERROR'],
+  site_export_status: [{ id: MISSING }, 'NOT_FOUND'],
+  site_import_analyze: [{ id: MISSING }, 'NOT_FOUND'],
+  site_import_start: [{ id: MISSING, packageDigest: 'sha256:0', planDigest: 'sha256:0' }, 'NOT_FOUND'],
+  site_import_status: [{ id: MISSING }, 'NOT_FOUND'],
+  site_import_resume: [{ id: MISSING }, 'NOT_FOUND'],
+  site_import_receipt: [{ id: MISSING }, 'NOT_FOUND'],
 };
 
 describeEachDialect('MCP tool failures', (dialect) => {

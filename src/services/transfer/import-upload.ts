@@ -1,6 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import type { Actor } from '../../auth/actor.js';
 import { CmsError, issuesError, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { discard, type StagedFile, stageStream } from '../media/staging.js';
@@ -107,7 +107,6 @@ export function uploadOps(deps: TransferDeps, stagingDir: string) {
     const staged = await stage(body, MAX_MANIFEST_BYTES, declared);
     let text: string;
     try {
-      const { readFile } = await import('node:fs/promises');
       text = await readFile(staged.path, 'utf8');
     } finally {
       await discard(staged);
@@ -205,8 +204,7 @@ export function uploadOps(deps: TransferDeps, stagingDir: string) {
   }
 
   return {
-    async put(actor: Actor, row: OperationRow, path: string, body: Readable | null, declared: number | null) {
-      void actor;
+    async put(row: OperationRow, path: string, body: Readable | null, declared: number | null) {
       if (!UPLOAD_STATES.includes(row.state)) {
         throw new CmsError('INVALID_STATE', `Files are uploaded before an import executes; this one is ${row.state}`, {
           state: row.state,

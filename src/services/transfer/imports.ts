@@ -207,7 +207,7 @@ export function importsApi(
 
     async upload(actor: Actor, id: string, path: string, body: Readable | null, declared: number | null) {
       const row = await load(actor, id, 'transfer:analyze');
-      await upload.put(actor, row, path, body, declared);
+      await upload.put(row, path, body, declared);
       return view(await ops.get(ctx.db, 'import', id));
     },
 

@@ -204,11 +204,19 @@ describeEachDialect('Writes while media usage activation runs', (dialect) => {
     const byId = new Map<string, any>();
     for (const methods of Object.values<any>(doc.paths))
       for (const o of Object.values<any>(methods)) byId.set(o.operationId, o);
+    const activation = (id: string) => byId.get(id).responses['503']?.description.includes('MEDIA_USAGE_ACTIVATION');
     for (const id of ['createContent', 'uploadMedia', 'updateSettings', 'createMenu', 'deleteRedirect']) {
-      expect(byId.get(id).responses['503'], id).toBeDefined();
+      expect(activation(id), id).toBe(true);
     }
-    for (const id of ['listContent', 'advanceMediaUsageActivation', 'advanceMediaUsageProgress', 'repairMediaUsage']) {
-      expect(byId.get(id).responses['503'], id).toBeUndefined();
+    // Reads are never gated; the activation routes wait only while a site import holds the site.
+    expect(byId.get('listContent').responses['503']).toBeUndefined();
+    for (const id of ['advanceMediaUsageActivation', 'advanceMediaUsageProgress', 'repairMediaUsage']) {
+      expect(activation(id), id).toBe(false);
+      expect(byId.get(id).responses['503'].description, id).toContain('TRANSFER_IMPORT_IN_PROGRESS');
+    }
+    // The transfer routes drive an import, so they are never gated by it (activation does gate them).
+    for (const id of ['advanceTransferImport', 'abandonTransferImport', 'uploadTransferImportFile']) {
+      expect(byId.get(id).responses['503'].description, id).not.toContain('TRANSFER_IMPORT_IN_PROGRESS');
     }
   });
 });

@@ -82,7 +82,7 @@ describe('site transfer of a real WordPress site', () => {
       { timeout: 240_000 },
       async () => {
         const source = await mediaCms(from, 'file', { config: { importAllowPrivateHosts: true } });
-        const { analysis, result } = await importExport(source, source.adminToken, uploads.themeData());
+        const { result } = await importExport(source, source.adminToken, uploads.themeData());
         expect(result.status, JSON.stringify(result.body).slice(0, 500)).toBe(200);
         const copied = await call(source, 'POST', '/import/blogplatform/media', {
           token: source.adminToken,
@@ -94,7 +94,6 @@ describe('site transfer of a real WordPress site', () => {
         expect(copied.status, JSON.stringify(copied.body).slice(0, 500)).toBe(200);
         // The stand-in upload host serves images only (the audio and video attachments are listed failures).
         expect(copied.body.data.failed.filter((f: any) => /\.(jpe?g|png|gif)$/i.test(f.url))).toEqual([]);
-        void analysis;
         const before = await snapshot(source);
         expect(before.media.length).toBeGreaterThan(20);
         expect(Object.values(before.content).flat().length).toBeGreaterThan(70);
