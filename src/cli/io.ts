@@ -9,8 +9,29 @@ export interface Io {
   stdout: { write(data: string | Uint8Array): unknown };
   stderr: { write(text: string): unknown };
   readStdin(): Promise<string>;
+  /**
+   * Ask a person a question and return their answer: present only when
+   * stdin and stderr are a terminal, so a script is never left waiting.
+   */
+  ask?(question: string): Promise<string>;
   env: Record<string, string | undefined>;
   cwd: string;
+}
+
+/** A question on stderr, the answer from stdin (a terminal). */
+async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl-C at the question is a "no", not a process left waiting.
+  const stop = new AbortController();
+  rl.once('SIGINT', () => stop.abort());
+  try {
+    return await rl.question(question, { signal: stop.signal });
+  } catch {
+    return '';
+  } finally {
+    rl.close();
+  }
 }
 
 export function processIo(): Io {
@@ -24,6 +45,7 @@ export function processIo(): Io {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
+    ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: askOnTerminal } : {}),
     async readStdin() {
       if (process.stdin.isTTY) return '';
       const chunks: Buffer[] = [];

@@ -88,6 +88,26 @@ export interface FetchOptions {
    * headers, then only a stall (no byte for that long), never the whole body.
    */
   stream?: boolean;
+  /**
+   * An upload of any size, its body a stream: the timeout covers a stall (no
+   * byte taken for that long, or no answer that long after the last one),
+   * never the whole body. Sent once: a stream cannot be sent again, so there
+   * is no second try after a 401 (the token is refreshed before it expires).
+   */
+  upload?: boolean;
+}
+
+/** The request with its body watched: `arm` runs on each chunk the connection takes. */
+function watchedUpload(request: Request, headers: Headers, signal: AbortSignal, arm: () => void): Request {
+  const body = request.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        arm();
+        out.enqueue(chunk);
+      },
+    }),
+  );
+  return new Request(request, { headers, signal, ...(body ? { body, duplex: 'half' } : {}) } as RequestInit);
 }
 
 /** The body of a streamed answer, failing when no byte arrives for `ms`. */
@@ -122,13 +142,26 @@ export function bearerFetch(source: TokenSource, options: FetchOptions = {}): (r
     headers.set('accept', options.stream ? '*/*' : 'application/json');
     // A download's timer stops when the headers arrive; the body is then watched for stalls instead.
     const controller = new AbortController();
-    const timer = options.stream
+    let timer = options.stream
       ? setTimeout(
           () => controller.abort(new CliError(`${source.url} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
           REQUEST_TIMEOUT_MS,
         ).unref()
       : undefined;
+    // An upload: the timer restarts with every chunk sent, and finally waits for the answer.
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () =>
+          controller.abort(new CliError(`${source.url} stopped taking the upload for ${REQUEST_TIMEOUT_MS / 1000} s`)),
+        REQUEST_TIMEOUT_MS,
+      ).unref();
+    };
     try {
+      if (options.upload) {
+        arm();
+        return await fetch(watchedUpload(request, headers, controller.signal, arm));
+      }
       const signal = options.stream ? controller.signal : AbortSignal.timeout(REQUEST_TIMEOUT_MS);
       const res = await fetch(new Request(request, { headers, signal }));
       return options.stream ? watchedBody(res, controller, REQUEST_TIMEOUT_MS, source.url) : res;
@@ -141,7 +174,8 @@ export function bearerFetch(source: TokenSource, options: FetchOptions = {}): (r
     }
   };
   return async (request) => {
-    const spare = source.renew ? request.clone() : null;
+    // A spare copy for a second try after a 401; never of an upload (it would keep the whole stream in memory).
+    const spare = source.renew && !options.upload ? request.clone() : null;
     const res = await send(request, await source.token());
     if (res.status !== 401 || !spare || !source.renew) return res;
     await res.body?.cancel();

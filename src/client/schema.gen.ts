@@ -3609,8 +3609,31 @@ export interface components {
                 count: number;
                 bytes: number;
             };
-        } & {
-            [key: string]: unknown;
+            source: {
+                url: string;
+                title: string | null;
+                tagline: string | null;
+                createdAt: string;
+                release: string;
+                schemaVersion: string;
+            };
+            decisions: {
+                /** @enum {string} */
+                title: "package" | "target";
+                /** @enum {string} */
+                tagline: "package" | "target";
+            };
+            transformations: {
+                code: string;
+                kind?: string;
+                count: number;
+            }[];
+            warnings: {
+                code: string;
+                message: string;
+                kind?: string;
+                count?: number;
+            }[];
         };
         TransferApproval: {
             id: string;
@@ -14428,6 +14451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The export is not complete, or expired (INVALID_STATE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -14498,6 +14530,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The export is not complete, or expired (INVALID_STATE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -14558,6 +14599,15 @@ export interface operations {
             };
             /** @description Resource not found (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The export is not complete, or expired (INVALID_STATE) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15172,6 +15222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The import has no plan yet (INVALID_STATE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -15599,6 +15658,15 @@ export interface operations {
             };
             /** @description Resource not found (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The import is not complete (INVALID_STATE) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,6 +20,7 @@ import { IMPORT_UPLOADS } from './routes/import.js';
 import { registerRoutes } from './routes/index.js';
 import { STREAMED_UPLOADS } from './routes/media.js';
 import { oauthProtocolRoutes } from './routes/oauth-protocol.js';
+import { TRANSFER_UPLOADS } from './routes/transfer.js';
 import { wellKnownRoutes } from './well-known.js';
 
 export const API_ROOT = '/_cms/api';
@@ -49,7 +50,8 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   // before reading; the generic limiter would buffer a chunked upload whole. Anonymous callers keep
   // the small limit.
   api.use('*', (c, next) =>
-    [...STREAMED_UPLOADS, ...IMPORT_UPLOADS].some((re) => re.test(c.req.path)) && c.get('actor').kind !== 'anonymous'
+    [...STREAMED_UPLOADS, ...IMPORT_UPLOADS, ...TRANSFER_UPLOADS].some((re) => re.test(c.req.path)) &&
+    c.get('actor').kind !== 'anonymous'
       ? next()
       : limits(c, next),
   );

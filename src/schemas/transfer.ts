@@ -266,6 +266,9 @@ export const ReceiptSchema = z
     dropped: Counts.openapi({ description: 'Records left out, by kind (they pointed at rows not in the package)' }),
     principals: z.object({ mapped: z.number().int(), created: z.number().int() }),
     media: z.object({ count: z.number().int(), bytes: z.number().int() }),
+    source: PlanSchema.shape.source,
+    decisions: z.object({ title: z.enum(['package', 'target']), tagline: z.enum(['package', 'target']) }),
+    transformations: PlanSchema.shape.transformations,
+    warnings: z.array(PlanItem),
   })
-  .passthrough()
   .openapi('TransferImportReceipt');

@@ -137,6 +137,8 @@ export function importCommand(program: Command, ctx: CliContext): void {
               }
               return;
             }
+            // Writes wait while a site import holds the site, as they do through REST and MCP.
+            await cms.services.transfer.checkWritesOpen();
             const chosen = analysis.postTypes
               .filter((pt) => mappings[pt.name] !== null)
               .map((pt) => ({ name: pt.name, collection: mappings[pt.name] ?? pt.collection, fields: pt.fields }));

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { type CliContext, examples } from '../context.js';
 import { ApiError } from '../errors.js';
-import { byteSize, keyValues, shortTime, table } from '../format.js';
+import { byteSize, keyValues, shortTime } from '../format.js';
 import { positiveInt } from '../input.js';
 import type { Output } from '../io.js';
 import type { Target, TransferExport } from '../target/types.js';
 import { type Destination, destination, type SavedArchive, saveArchive } from '../transfer/archive.js';
+import { type ListOpts, listPages } from '../transfer/list.js';
 import { type Progress, progressOn } from '../transfer/progress.js';
 
 /**
@@ -87,45 +88,15 @@ const exportRow = (e: TransferExport) => [
   e.totals ? byteSize(e.totals.files.bytes) : '—',
 ];
 
-interface ListOpts {
-  limit?: number;
-  cursor?: string;
-  all?: boolean;
-  json?: boolean;
-}
-
 /** One page, or with --all every page (progress on stderr, JSON streamed item by item). */
-async function listExports(target: Target, out: Output, opts: ListOpts): Promise<void> {
-  const headers = ['ID', 'STATE', 'CREATED', 'RECORDS', 'FILES', 'BYTES'];
-  if (!opts.all) {
-    const page = await target.transfer.exports.list({ limit: opts.limit, cursor: opts.cursor });
-    if (opts.json) {
-      out.json({ items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
-      return;
-    }
-    if (page.items.length) out.line(table(headers, page.items.map(exportRow)));
-    else out.note('No exports yet: start one with cms transfer export.');
-    if (page.nextCursor) out.note(`More exports: add --cursor ${page.nextCursor} (or --all)`);
-    return;
-  }
-  let count = 0;
-  let cursor = opts.cursor;
-  const rows: string[][] = [];
-  if (opts.json) out.io.stdout.write('{"items":[');
-  do {
-    const page = await target.transfer.exports.list({ limit: opts.limit ?? 100, cursor });
-    for (const item of page.items) {
-      if (opts.json) out.io.stdout.write(`${count ? ',' : ''}\n${JSON.stringify(item)}`);
-      else rows.push(exportRow(item));
-      count++;
-    }
-    cursor = page.nextCursor ?? undefined;
-    out.progress(`… ${count} exports${cursor ? '' : ', done'}`);
-  } while (cursor);
-  if (opts.json) out.io.stdout.write(`${count ? '\n' : ''}]}\n`);
-  else if (rows.length) out.line(table(headers, rows));
-  else out.note('No exports yet: start one with cms transfer export.');
-}
+const listExports = (target: Target, out: Output, opts: ListOpts) =>
+  listPages(out, opts, {
+    page: (params) => target.transfer.exports.list(params),
+    headers: ['ID', 'STATE', 'CREATED', 'RECORDS', 'FILES', 'BYTES'],
+    row: exportRow,
+    noun: 'exports',
+    empty: 'No exports yet: start one with cms transfer export.',
+  });
 
 const OUT_HELP = 'write the archive here (a folder gets site-<export ID>.tar; "-": stdout)';
 

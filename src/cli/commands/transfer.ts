@@ -2,21 +2,25 @@ import type { Command } from 'commander';
 import { type CliContext, examples } from '../context.js';
 import { keyValues } from '../format.js';
 import { transferExportCommands } from './transfer-export.js';
+import { transferImportCommands } from './transfer-import.js';
 
 /**
  * `cms transfer`: move a whole site as a site package (docs/transfer.md).
  * The group holds what every transfer command shares; the export commands
- * live in transfer-export.ts, and the import commands are to join them from
- * a file of their own, registered here.
+ * live in transfer-export.ts, the import commands in transfer-import.ts.
  */
 export function transferCommands(program: Command, ctx: CliContext): void {
   const transfer = program
     .command('transfer')
-    .description('Site transfer: export the whole site as a site package and download it (Admins only)');
+    .description(
+      'Site transfer: export the whole site as a site package and download it, or import one into an empty site (Admins only)',
+    );
   examples(transfer, [
     'cms transfer export',
     'cms --url https://cms.example.com --token "$CMS_TOKEN" transfer export --out site.tar',
+    'cms --url https://new.example.com --token "$CMS_TOKEN" transfer import site.tar',
     'cms transfer exports',
+    'cms transfer imports',
   ]);
 
   examples(
@@ -53,4 +57,5 @@ export function transferCommands(program: Command, ctx: CliContext): void {
   );
 
   transferExportCommands(transfer, ctx);
+  transferImportCommands(transfer, ctx);
 }

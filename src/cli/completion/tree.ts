@@ -10,12 +10,14 @@ export interface CompletionNode {
   path: string;
   commands: Array<{ name: string; description: string }>;
   options: Array<{ flag: string; description: string; takesValue: boolean }>;
-  /** The command takes a file argument (seed, schema apply). */
+  /** The command takes a file argument (seed, schema apply, transfer import). */
   fileArgument: boolean;
 }
 
 /** Options whose value is a path: complete file names after them. */
 export const FILE_OPTIONS = new Set(['--file', '--output', '--out', '-o']);
+/** Arguments that are paths (`seed FILE`, `schema apply FILE`, `transfer import ARCHIVE`). */
+const FILE_ARGUMENTS = new Set(['file', 'archive']);
 
 const flagsOf = (o: Option) => [o.long, o.short].filter((f): f is string => Boolean(f));
 
@@ -30,7 +32,7 @@ export function completionTree(program: Command): CompletionNode[] {
       options: options.flatMap((o) =>
         flagsOf(o).map((flag) => ({ flag, description: o.description, takesValue: o.required || o.optional })),
       ),
-      fileArgument: cmd.registeredArguments.some((a) => a.name() === 'file'),
+      fileArgument: cmd.registeredArguments.some((a) => FILE_ARGUMENTS.has(a.name())),
     });
     for (const sub of subcommands) walk(sub, path ? `${path}/${sub.name()}` : sub.name());
   };

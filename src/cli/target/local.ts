@@ -34,7 +34,15 @@ import {
   TermCreateBody,
   TermParams,
 } from '../../schemas/taxonomies.js';
-import { CreateExportBody, TransferIdParams, TransferListQuery } from '../../schemas/transfer.js';
+import {
+  AnalyzeBody,
+  CreateExportBody,
+  ExecuteBody,
+  MissingQuery,
+  TransferFileParams,
+  TransferIdParams,
+  TransferListQuery,
+} from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -94,8 +102,9 @@ async function answer<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The REST door's page size when none is given. */
+/** The REST door's page sizes when none is given. */
 const TRANSFER_LIST_LIMIT = 50;
+const MISSING_LIST_LIMIT = 100;
 
 /** A stream whose failures (a package file storage lost meanwhile) come out as ApiError too. */
 function answered(body: Readable): Readable {
@@ -146,6 +155,14 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
   }
   const { services } = cms;
   const who = actor.email ? `as ${actor.email} (${roleName(actor.role)})` : 'as the system';
+  /** A write: refused while an import holds the site, as the REST and MCP doors refuse it (503). */
+  const gated = <T>(fn: () => Promise<T>) =>
+    answer(async () => {
+      await services.transfer.checkWritesOpen();
+      return fn();
+    });
+  const imports = services.transfer.imports;
+  const importId = (id: string) => check(TransferIdParams, { id }, 'path').id;
   const path = (collection: string, id?: string) =>
     id === undefined
       ? check(CollectionPathParams, { collection }, 'path')
@@ -182,42 +199,42 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           return services.content.get(actor, collection, id, { locale });
         }),
       create: (collection, body) =>
-        answer(async () => {
+        gated(async () => {
           path(collection);
           return services.content.create(actor, collection, check(CreateContentBody, body, 'body'));
         }),
       update: (collection, id, body) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content.update(actor, collection, id, check(UpdateContentBody, body, 'body'));
         }),
       lifecycle: (op, collection, id, body) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content[op](actor, collection, id, check(GuardedBody, body, 'body'));
         }),
       schedule: (collection, id, body) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content.schedule(actor, collection, id, check(ScheduleBody, body, 'body'));
         }),
       unschedule: (collection, id, guard) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content.unschedule(actor, collection, id, guard);
         }),
       trash: (collection, id, guard) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content.trash(actor, collection, id, guard);
         }),
       permanentDelete: (collection, id, guard) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content.permanentDelete(actor, collection, id, guard);
         }),
       duplicate: (collection, id) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           return services.content.duplicate(actor, collection, id);
         }),
@@ -231,43 +248,43 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       listCollections: () => answer(() => services.schema.collections.list(actor)),
       getCollection: (slug) => answer(() => services.schema.collections.get(actor, slug)),
       createCollection: (body) =>
-        answer(() => services.schema.collections.create(actor, check(CreateCollectionBody, body, 'body'))),
+        gated(() => services.schema.collections.create(actor, check(CreateCollectionBody, body, 'body'))),
       updateCollection: (slug, body) =>
-        answer(() => services.schema.collections.update(actor, slug, check(UpdateCollectionBody, body, 'body'))),
+        gated(() => services.schema.collections.update(actor, slug, check(UpdateCollectionBody, body, 'body'))),
       deleteCollection: (slug) =>
-        answer(async () => {
+        gated(async () => {
           await services.schema.collections.remove(actor, slug);
         }),
       reorderCollections: (slugs) =>
-        answer(async () => {
+        gated(async () => {
           await services.schema.collections.reorder(actor, slugs);
         }),
       createField: (collection, body) =>
-        answer(() => services.schema.fields.create(actor, collection, check(FieldInputSchema, body, 'body'))),
+        gated(() => services.schema.fields.create(actor, collection, check(FieldInputSchema, body, 'body'))),
       updateField: (collection, field, body) =>
-        answer(() => services.schema.fields.update(actor, collection, field, check(FieldUpdateSchema, body, 'body'))),
+        gated(() => services.schema.fields.update(actor, collection, field, check(FieldUpdateSchema, body, 'body'))),
       deleteField: (collection, field) =>
-        answer(async () => {
+        gated(async () => {
           await services.schema.fields.remove(actor, collection, field);
         }),
       reorderFields: (collection, slugs) =>
-        answer(async () => {
+        gated(async () => {
           await services.schema.fields.reorder(actor, collection, slugs);
         }),
       listBlockTypes: () => answer(() => services.schema.blockTypes.list(actor)),
       createBlockType: (body) =>
-        answer(() => services.schema.blockTypes.create(actor, check(CreateBlockTypeBody, body, 'body'))),
+        gated(() => services.schema.blockTypes.create(actor, check(CreateBlockTypeBody, body, 'body'))),
       updateBlockType: (slug, body) =>
-        answer(() => services.schema.blockTypes.update(actor, slug, check(UpdateBlockTypeBody, body, 'body'))),
+        gated(() => services.schema.blockTypes.update(actor, slug, check(UpdateBlockTypeBody, body, 'body'))),
       activateBlockTypeVersion: (slug, version) =>
-        answer(() => services.schema.blockTypes.activateVersion(actor, slug, version)),
+        gated(() => services.schema.blockTypes.activateVersion(actor, slug, version)),
     },
     users: {
       list: (p) => answer(() => services.users.admin.list(actor, check(ListUsersQuerySchema, p, 'query'))),
       get: (id) => answer(() => services.users.admin.get(actor, id)),
-      update: (id, body) => answer(() => services.users.admin.update(actor, id, check(UpdateUserBody, body, 'body'))),
-      disable: (id) => answer(() => services.users.admin.disable(actor, id)),
-      enable: (id) => answer(() => services.users.admin.enable(actor, id)),
+      update: (id, body) => gated(() => services.users.admin.update(actor, id, check(UpdateUserBody, body, 'body'))),
+      disable: (id) => gated(() => services.users.admin.disable(actor, id)),
+      enable: (id) => gated(() => services.users.admin.enable(actor, id)),
       loginLink: (email) =>
         answer(async () => ({ ...(await services.auth.magicLinks.commandLineLink(email)), emailed: false })),
     },
@@ -279,21 +296,20 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     },
     structure: {
       settings: () => answer(() => services.settings.get(actor)),
-      updateSettings: (body) => answer(() => services.settings.update(actor, check(SettingsUpdateBody, body, 'body'))),
+      updateSettings: (body) => gated(() => services.settings.update(actor, check(SettingsUpdateBody, body, 'body'))),
       taxonomy: (name, locale) =>
         answer(async () => {
           check(TaxonomyParams, { name }, 'path');
           return services.taxonomies.get(actor, name, locale);
         }),
-      createTaxonomy: (body) =>
-        answer(() => services.taxonomies.create(actor, check(TaxonomyCreateBody, body, 'body'))),
+      createTaxonomy: (body) => gated(() => services.taxonomies.create(actor, check(TaxonomyCreateBody, body, 'body'))),
       term: (name, slug, locale) =>
         answer(async () => {
           check(TermParams, { name, slug }, 'path');
           return services.taxonomies.terms.get(actor, name, slug, locale);
         }),
       createTerm: (name, body) =>
-        answer(async () => {
+        gated(async () => {
           check(TaxonomyParams, { name }, 'path');
           return services.taxonomies.terms.create(actor, name, check(TermCreateBody, body, 'body'));
         }),
@@ -303,7 +319,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           return services.taxonomies.entryTerms.get(actor, collection, id, taxonomy);
         }),
       setEntryTerms: (collection, id, taxonomy, terms) =>
-        answer(async () => {
+        gated(async () => {
           path(collection, id);
           const body = check(SetEntryTermsBody, { terms }, 'body');
           return services.taxonomies.entryTerms.set(actor, collection, id, taxonomy, body.terms);
@@ -313,9 +329,9 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           check(MenuParams, { name }, 'path');
           return services.menus.get(actor, name, locale);
         }),
-      createMenu: (body) => answer(() => services.menus.create(actor, check(MenuCreateBody, body, 'body'))),
+      createMenu: (body) => gated(() => services.menus.create(actor, check(MenuCreateBody, body, 'body'))),
       createMenuItem: (name, locale, body) =>
-        answer(async () => {
+        gated(async () => {
           check(MenuParams, { name }, 'path');
           return services.menus.items.createItem(actor, name, locale, check(MenuItemCreateBody, body, 'body'));
         }),
@@ -342,6 +358,37 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
             const made = await services.transfer.exports.archive(actor, check(TransferIdParams, { id }, 'path').id);
             return { body: answered(made.body), size: made.size };
           }),
+      },
+      imports: {
+        create: () => answer(() => imports.create(actor)),
+        list: (p) =>
+          answer(async () => {
+            const q = check(TransferListQuery, p, 'query');
+            return imports.list(actor, { cursor: q.cursor, limit: q.limit ?? TRANSFER_LIST_LIMIT });
+          }),
+        get: (id) => answer(() => imports.get(actor, importId(id))),
+        missing: (id, p) =>
+          answer(async () => {
+            const q = check(MissingQuery, p, 'query');
+            return imports.missing(actor, importId(id), { cursor: q.cursor, limit: q.limit ?? MISSING_LIST_LIMIT });
+          }),
+        upload: (id, path, body, size) =>
+          answer(async () => {
+            const params = check(TransferFileParams, { id, path }, 'path');
+            return imports.upload(actor, params.id, params.path, body, size);
+          }),
+        analyze: (id, decisions) =>
+          answer(async () => {
+            const body = check(AnalyzeBody, decisions === undefined ? {} : { decisions }, 'body');
+            return imports.analyze(actor, importId(id), body.decisions);
+          }),
+        plan: (id) => answer(() => imports.plan(actor, importId(id))),
+        execute: (id, digests) =>
+          answer(async () => imports.execute(actor, importId(id), check(ExecuteBody, digests, 'body'))),
+        advance: (id) => answer(() => imports.advance(actor, importId(id))),
+        cancel: (id) => answer(() => imports.cancel(actor, importId(id))),
+        abandon: (id) => answer(() => imports.abandon(actor, importId(id))),
+        receipt: (id) => answer(() => imports.receipt(actor, importId(id))),
       },
     },
   };

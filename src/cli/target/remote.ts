@@ -69,6 +69,11 @@ export function openRemoteTarget(source: TokenSource): Target {
     baseUrl: `${source.url}/_cms/api`,
     fetch: bearerFetch(source, { stream: true }),
   });
+  /** Package uploads: the body streamed, with a timeout on stalls rather than on the whole body. */
+  const uploads = createClient<paths>({
+    baseUrl: `${source.url}/_cms/api`,
+    fetch: bearerFetch(source, { upload: true }),
+  });
 
   /** Routes outside the OpenAPI document (personal access tokens). */
   async function hidden<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -256,6 +261,38 @@ export function openRemoteTarget(source: TokenSource): Target {
             size: length !== null && /^\d+$/.test(length) ? Number(length) : null,
           };
         },
+      },
+      imports: {
+        create: () => unwrap(api.POST('/admin/transfer/imports')),
+        list: (query) => unwrap(api.GET('/admin/transfer/imports', { params: { query } })),
+        get: (id) => unwrap(api.GET('/admin/transfer/imports/{id}', { params: { path: { id } } })),
+        missing: (id, query) =>
+          unwrap(api.GET('/admin/transfer/imports/{id}/missing', { params: { path: { id }, query } })),
+        upload: (id, path, body, size) =>
+          unwrap(
+            uploads.PUT('/admin/transfer/imports/{id}/files/{path}', {
+              params: { path: { id, path } },
+              // The bytes as they are read: the generated client passes the stream through unchanged.
+              body: Readable.toWeb(body) as unknown as string,
+              bodySerializer: (stream: string) => stream,
+              headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
+              duplex: 'half',
+            }),
+          ),
+        analyze: (id, decisions) =>
+          unwrap(
+            api.POST('/admin/transfer/imports/{id}/analyze', {
+              params: { path: { id } },
+              body: decisions === undefined ? {} : { decisions },
+            }),
+          ),
+        plan: (id) => unwrap(api.GET('/admin/transfer/imports/{id}/plan', { params: { path: { id } } })),
+        execute: (id, body) =>
+          unwrap(api.POST('/admin/transfer/imports/{id}/execute', { params: { path: { id } }, body })),
+        advance: (id) => unwrap(api.POST('/admin/transfer/imports/{id}/advance', { params: { path: { id } } })),
+        cancel: (id) => unwrap(api.POST('/admin/transfer/imports/{id}/cancel', { params: { path: { id } } })),
+        abandon: (id) => unwrap(api.POST('/admin/transfer/imports/{id}/abandon', { params: { path: { id } } })),
+        receipt: (id) => unwrap(api.GET('/admin/transfer/imports/{id}/receipt', { params: { path: { id } } })),
       },
     },
   };

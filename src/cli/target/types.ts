@@ -44,6 +44,10 @@ export type SiteSettings = S['SiteSettings'];
 export type UpdateSettingsBody = S['UpdateSettingsRequest'];
 export type TransferCapabilities = S['TransferCapabilities'];
 export type TransferExport = S['TransferExport'];
+export type TransferImport = S['TransferImport'];
+export type TransferImportPlan = S['TransferImportPlan'];
+export type TransferImportReceipt = S['TransferImportReceipt'];
+export type TransferImportMissing = S['TransferImportMissingFiles'];
 
 export interface ListContentParams {
   locale?: string;
@@ -183,10 +187,49 @@ export interface TransferExportOps {
   archive(id: string): Promise<PackageDownload>;
 }
 
-/** Site transfer. Imports (`cms transfer import`) are to join `exports` here as `imports`. */
+export interface TransferImportList {
+  items: TransferImport[];
+  nextCursor: string | null;
+}
+
+/** What an administrator decides on a plan (each left out keeps its current value). */
+export interface ImportDecisions {
+  /** Package user ID → user ID of this site to attribute their records to, or null: create the user. */
+  principals?: Record<string, string | null>;
+  title?: 'package' | 'target';
+  tagline?: 'package' | 'target';
+}
+
+/**
+ * Site transfer imports (docs/transfer.md): created, given manifest.json and
+ * then every file it lists, analysed into a plan, executed with the plan's
+ * digests and advanced a bounded step at a time.
+ */
+export interface TransferImportOps {
+  create(): Promise<TransferImport>;
+  list(params: { cursor?: string; limit?: number }): Promise<TransferImportList>;
+  get(id: string): Promise<TransferImport>;
+  /** Files the manifest lists that are not uploaded yet (manifest.json until it is), in package order. */
+  missing(id: string, params: { cursor?: string; limit?: number }): Promise<TransferImportMissing>;
+  /** Upload one package file: its bytes as they are read (never held whole) and the size the archive gives. */
+  upload(id: string, path: string, body: Readable, size: number): Promise<TransferImport>;
+  /** One analysis step; on a planned import a new plan (for new decisions, or against the site as it is now). */
+  analyze(id: string, decisions?: ImportDecisions): Promise<TransferImport>;
+  plan(id: string): Promise<TransferImportPlan>;
+  execute(id: string, digests: { packageDigest: string; planDigest: string }): Promise<TransferImport>;
+  /** One step of an executing import; a finished one is answered as it is. */
+  advance(id: string): Promise<TransferImport>;
+  cancel(id: string): Promise<TransferImport>;
+  /** Undo what a failed or cancelled import wrote and lift its hold on the site. */
+  abandon(id: string): Promise<TransferImport>;
+  receipt(id: string): Promise<TransferImportReceipt>;
+}
+
+/** Site transfer: exports and imports. */
 export interface TransferOps {
   capabilities(): Promise<TransferCapabilities>;
   exports: TransferExportOps;
+  imports: TransferImportOps;
 }
 
 export interface Target {

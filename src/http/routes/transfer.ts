@@ -25,6 +25,9 @@ import { type Api, op } from '../op.js';
 
 const DEFAULT_LIMIT = 50;
 
+/** Package uploads stream and count their own bytes against the manifest (past the generic body limit). */
+export const TRANSFER_UPLOADS = [/^\/_cms\/api\/admin\/transfer\/imports\/[^/]+\/files\/[^/]+$/];
+
 /** A package download: never cached by a shared cache, never sniffed, always a download. */
 function download(body: Readable, headers: Record<string, string>): Response {
   return new Response(Readable.toWeb(body) as unknown as ReadableStream, {

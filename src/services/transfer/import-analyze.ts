@@ -9,6 +9,7 @@ import { storedSetting } from '../settings/store.js';
 import type { TransferDeps } from './deps.js';
 import { STEP_MS } from './export.js';
 import type { FileRow } from './files.js';
+import { readHold } from './gate.js';
 import {
   type Decisions,
   type DecisionsInput,
@@ -56,8 +57,6 @@ const OCCUPYING: ReadonlyArray<[string, string]> = [
   ['comments', '_cms_comments'],
 ];
 
-export const ACTIVE_IMPORT_STATES: readonly string[] = ['executing', 'failed', 'cancelled'];
-
 /** Values this release would turn into SQL names or read as JSON must have the form it expects. */
 function recordDefect(kind: string, row: Record<string, unknown>): string | null {
   const name = (v: unknown) => typeof v === 'string' && IDENTIFIER.test(v) && v.length <= 60;
@@ -97,20 +96,14 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
     }
     const users = await db.selectFrom('_cms_users').select(['id', 'email']).execute();
     const domains = await db.selectFrom('_cms_allowed_domains').select('domain').execute();
-    const active = await db
-      .selectFrom('_cms_transfer_operations')
-      .select('id')
-      .where('kind', '=', 'import')
-      .where('state', 'in', [...ACTIVE_IMPORT_STATES])
-      .where('id', '!=', op.id)
-      .executeTakeFirst();
+    const hold = await readHold(db);
     const [title, tagline] = await Promise.all([storedSetting(db, 'title'), storedSetting(db, 'tagline')]);
     return {
       occupied,
       usersByEmail: new Map(users.map((u) => [u.email.toLowerCase(), u.id])),
       userIds: new Set(users.map((u) => u.id)),
       domains: new Set(domains.map((d) => d.domain)),
-      importActive: active?.id ?? null,
+      importActive: hold !== null && hold !== op.id ? hold : null,
       missingFiles: await upload.missingCount(op.id),
       knownSchema: known.has(manifest.schemaVersion),
       title: typeof title === 'string' ? title : null,

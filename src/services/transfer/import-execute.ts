@@ -308,9 +308,12 @@ export function executeOps(
     const receipt = receiptOf(op, cursor, plan, completedAt);
     await ctx.db.transaction().execute(async (trx) => {
       await bumpRulesVersion(trx);
+      const written = Object.values(cursor.state.written).reduce((n, c) => n + c, 0);
       const ok = await ops.release(trx, op, {
         state: 'complete',
         stage: null,
+        // Users mapped to this site's are counted in the plan but not written: the total is what was.
+        progress: JSON.stringify({ done: written, total: written, records: written }),
         cursor: JSON.stringify(cursor),
         receipt: JSON.stringify(receipt),
         completed_at: completedAt,

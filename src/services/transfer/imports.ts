@@ -6,7 +6,7 @@ import { hasScope, requireAdmin, requireAnyTransfer, requireTransfer, type Trans
 import type { ApprovalOps } from './approvals.js';
 import type { TransferDeps } from './deps.js';
 import { HOLD_KEY, type ImportGate } from './gate.js';
-import { ACTIVE_IMPORT_STATES, analyzeOps } from './import-analyze.js';
+import { analyzeOps } from './import-analyze.js';
 import { type ExecuteServices, executeOps, initialCursor, type Receipt, readExecuteCursor } from './import-execute.js';
 import type { DecisionsInput, Plan } from './import-plan.js';
 import { rollbackOps } from './import-rollback.js';
@@ -75,8 +75,18 @@ export function importsApi(
     const leased = row.lease_expires_at !== null && row.lease_expires_at > ops.now();
     const driven = row.state === 'analyzing' || row.state === 'executing';
     const starters = await startersOf(ctx.db, [row]);
+    const summary = summarize(row, starters.get(row.id) ?? null);
+    if (row.state === 'uploading') {
+      // While files come in, progress is the upload's: files (the manifest included) and bytes.
+      summary.progress = {
+        done: uploaded + (row.manifest === null ? 0 : 1),
+        total: listed + 1,
+        bytesDone: Number(files?.bytesUploaded ?? 0),
+        bytesTotal: Number(files?.bytes ?? 0),
+      };
+    }
     return {
-      ...summarize(row, starters.get(row.id) ?? null),
+      ...summary,
       state: row.state as ImportState,
       files: {
         listed: listed + 1,
@@ -312,7 +322,6 @@ export function importsApi(
 
     /** Step executing imports in the background (the worker). */
     step: execution.step,
-    activeStates: ACTIVE_IMPORT_STATES,
   };
 }
 
