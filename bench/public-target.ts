@@ -7,12 +7,12 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { systemActor } from '../src/auth/actor.js';
 import { newId } from '../src/core/ids.js';
 import { connect } from '../src/db/connect.js';
 import { listen } from '../src/http/server.js';
 import { createCms, resolveConfig } from '../src/index.js';
+import { pgAdmin } from './pg-admin.js';
 import { PG_URL } from './target.js';
 
 export type PublicChildMessage =
@@ -33,16 +33,6 @@ export interface InProcess {
 
 const RULES = Number(process.env.BENCH_RULES ?? 1000);
 const db = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'sqlite';
-
-async function pgAdmin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cms-bench-public-'));
 const schema = `bench_${newId().toLowerCase()}`;

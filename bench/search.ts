@@ -27,20 +27,20 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { type Actor, systemActor } from '../src/auth/actor.js';
 import { ROLES } from '../src/auth/roles.js';
 import { newId } from '../src/core/ids.js';
 import { createLogger } from '../src/core/log.js';
 import { connect, type Database } from '../src/db/connect.js';
 import { type Cms, createCms, resolveConfig } from '../src/index.js';
+import { BENCH_PG_URL, pgAdmin } from './pg-admin.js';
 import { type Corpus, corpus, paragraph } from './search-corpus.js';
 
 const ENTRIES = Number(process.env.BENCH_SEARCH_ENTRIES ?? 100_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 300);
 const WRITES = Number(process.env.BENCH_SEARCH_WRITES ?? 200);
 const DBS = (process.env.BENCH_DB ?? 'sqlite,postgres').split(',').map((s) => s.trim()) as Array<'sqlite' | 'postgres'>;
-const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_URL = BENCH_PG_URL;
 /**
  * Keep the loaded and indexed database between runs (a fixed SQLite file under the temporary
  * directory, a fixed PostgreSQL schema) and reuse it when it is there: build, rebuild and write
@@ -75,16 +75,6 @@ function stat(samples: number[]): Stat {
 }
 
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
-
-async function pgAdmin(statement: string) {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
 
 async function open(db: 'sqlite' | 'postgres') {
   const kept = join(tmpdir(), `cms-bench-search-kept-${db}-${ENTRIES}`);

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { newId } from '../src/core/ids.js';
 import { connect, type Database } from '../src/db/connect.js';
 import { listen } from '../src/http/server.js';
@@ -9,6 +8,7 @@ import { createCms, resolveConfig } from '../src/index.js';
 import { serveBaseline } from './baseline-app.js';
 import { pgStore } from './baseline-pg.js';
 import { sqliteStore } from './baseline-sqlite.js';
+import { BENCH_PG_URL, pgAdmin } from './pg-admin.js';
 import type { BenchRequest, Caller, Scenario } from './scenarios.js';
 import { type SeedContext, seedService } from './seed.js';
 
@@ -31,19 +31,7 @@ export interface Running {
   close(): Promise<void>;
 }
 
-export const PG_URL =
-  process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** Run a PostgreSQL admin statement on its own short-lived connection. */
-async function pgAdmin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+export const PG_URL = BENCH_PG_URL;
 
 /** Cleanups run in reverse order, also when start-up fails half way. */
 function cleanupList() {

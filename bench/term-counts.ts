@@ -26,10 +26,11 @@ import { createCms, resolveConfig } from '../src/index.js';
 import type { EntryRow } from '../src/services/content/model.js';
 import { dyn, newEntryRow } from '../src/services/content/rows.js';
 import { recountEntries } from '../src/services/taxonomies/counts.js';
+import { BENCH_PG_URL } from './pg-admin.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const DB = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'sqlite';
-const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_URL = BENCH_PG_URL;
 const TAGS = 50;
 const RUNS = 100;
 

@@ -24,7 +24,6 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import sharp from 'sharp';
 import { extract } from 'tar-stream';
 import { systemActor } from '../src/auth/actor.js';
@@ -32,26 +31,17 @@ import { newId } from '../src/core/ids.js';
 import { createLogger } from '../src/core/log.js';
 import { connect, type Database } from '../src/db/connect.js';
 import { type Cms, createCms, resolveConfig } from '../src/index.js';
+import { BENCH_PG_URL, pgAdmin } from './pg-admin.js';
 import { corpus, paragraph } from './search-corpus.js';
 
 const ENTRIES = Number(process.env.BENCH_TRANSFER_ENTRIES ?? 20_000);
 const MEDIA = Number(process.env.BENCH_TRANSFER_MEDIA ?? 100);
 const DBS = (process.env.BENCH_DB ?? 'sqlite,postgres').split(',').map((s) => s.trim()) as Array<'sqlite' | 'postgres'>;
-const PG_URL = process.env.BENCH_PG_URL ?? process.env.CMS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_URL = BENCH_PG_URL;
 const RESULTS = fileURLToPath(new URL('./results/transfer-latest.json', import.meta.url));
 
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-
-async function pgAdmin(statement: string) {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
 
 async function open(db: 'sqlite' | 'postgres') {
   const dataDir = mkdtempSync(join(tmpdir(), 'cms-bench-transfer-'));

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Actor } from '../../auth/actor.js';
@@ -30,6 +28,7 @@ import { discardStaged, MAX_THUMBNAIL_BYTES, type StagedFile } from '../../servi
 import type { AppEnv } from '../env.js';
 import { fileResponse } from '../file-response.js';
 import { parseMultipart } from '../multipart.js';
+import { octetBody } from '../octet-body.js';
 import { type Api, op, Reply } from '../op.js';
 import { mediaFolderRoutes } from './media-folders.js';
 
@@ -303,9 +302,7 @@ export function mediaRoutes(api: Api): void {
       response: PendingUploadResult,
     },
     async ({ actor, services, params, c }) => {
-      const raw = c.req.header('content-length');
-      const length = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
-      const body = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as unknown as WebReadableStream<Uint8Array>) : null;
+      const { body, length } = octetBody(c);
       return services.media.putPending(actor, params.id, body, length);
     },
   );

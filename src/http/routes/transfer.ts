@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { z } from '@hono/zod-openapi';
 import {
   AnalyzeBody,
@@ -21,6 +20,7 @@ import {
   TransferListQuery,
   UploadFileBody,
 } from '../../schemas/transfer.js';
+import { octetBody } from '../octet-body.js';
 import { type Api, op } from '../op.js';
 
 const DEFAULT_LIMIT = 50;
@@ -253,9 +253,7 @@ export function transferRoutes(api: Api): void {
       response: ImportSchema,
     },
     async ({ actor, services, params, c }) => {
-      const raw = c.req.header('content-length');
-      const length = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
-      const body = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as unknown as WebReadableStream<Uint8Array>) : null;
+      const { body, length } = octetBody(c);
       return services.transfer.imports.upload(actor, params.id, params.path, body, length);
     },
   );
