@@ -3375,6 +3375,13 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            import: {
+                /** @description This site's maxUploadSize: larger media files are refused */
+                maxMediaFileBytes: number;
+                maxRecordFileBytes: number;
+                /** @description Unfinished imports and export packages are removed after this */
+                retentionDays: number;
+            };
             /** @enum {string} */
             storage: "file" | "s3";
         } & {

@@ -111,6 +111,17 @@ export const CapabilitiesSchema = z
       maxManifestBytes: z.number().int(),
     }),
     export: z.object({ options: z.record(z.string(), z.unknown()) }),
+    import: z.object({
+      maxMediaFileBytes: z
+        .number()
+        .int()
+        .openapi({ description: "This site's maxUploadSize: larger media files are refused" }),
+      maxRecordFileBytes: z.number().int(),
+      retentionDays: z
+        .number()
+        .int()
+        .openapi({ description: 'Unfinished imports and export packages are removed after this' }),
+    }),
     storage: z.enum(['file', 's3']),
   })
   .passthrough()

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from './Button';
 
 /**
@@ -11,18 +11,30 @@ export function TypedConfirm({
   action,
   onConfirm,
   busy,
+  primary = false,
 }: {
   word: string;
   explanation: React.ReactNode;
   action: string;
   onConfirm: () => void;
   busy?: boolean;
+  /** The step the page leads to (an import), not a quiet destructive one: the opening button is primary. */
+  primary?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // The opening button goes away: keyboard focus moves on to the confirmation's input.
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
   if (!open) {
-    return (
+    return primary ? (
+      <Button variant="primary" onClick={() => setOpen(true)}>
+        {action}…
+      </Button>
+    ) : (
       <Button size="small" variant="ghost" className="button--quiet-danger" onClick={() => setOpen(true)}>
         {action}
       </Button>
@@ -36,6 +48,7 @@ export function TypedConfirm({
         Type <code className="code">{word}</code> to confirm
       </label>
       <input
+        ref={input}
         id={id}
         className="input input--small"
         value={typed}

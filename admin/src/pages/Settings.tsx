@@ -254,11 +254,14 @@ export function SettingsPage({ me }: { me: Me }) {
           <Section
             id="site-transfer"
             title="Site transfer"
-            description="Export the whole site as a package for another installation, and answer the requests AI tools make to export it."
+            description="Export the whole site as a package for another installation, import a package into this site while it is empty, and answer the requests AI tools make to do either."
           >
             <div className="actions">
               <Link to="/transfer" className="button button--secondary">
                 Open site transfer
+              </Link>
+              <Link to="/transfer" search={{ tab: 'import' }} className="button button--ghost">
+                Import a package
               </Link>
               <Link to="/transfer" search={{ tab: 'approvals' }} className="button button--ghost">
                 Approval requests

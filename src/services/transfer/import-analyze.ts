@@ -203,10 +203,12 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
   }
 
   async function savePlan(trx: Kdb, op: OperationRow, facts: Facts, p: Plan, leased: boolean) {
+    const files = JSON.parse(op.progress) as { total: number };
     const set = {
       state: 'planned',
       stage: null,
       cursor: null,
+      progress: JSON.stringify({ done: files.total, total: files.total }),
       totals: JSON.stringify(facts),
       plan: JSON.stringify(p),
       plan_digest: p.planDigest,
@@ -229,6 +231,7 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
       const columnsOf = columnCache(ctx.db);
       const missing = await upload.missingCount(id);
       let done = missing > 0;
+      let read = 0;
       while (!done && Date.now() - began < STEP_MS) {
         const page = await deps.files.page(id, cursor.position, 20);
         const next = page.find((f) => f.kind !== MEDIA_FILE_KIND);
@@ -244,10 +247,15 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
           cursor.facts.problems.push({ code: 'invalid_record', message: err.message, kind: next.kind });
         }
         cursor.position = next.position;
+        read += 1;
       }
       if (!done) {
+        const progress = JSON.parse(leased.progress) as { done: number; total: number };
+        progress.done += read;
         await ctx.db.transaction().execute(async (trx) => {
-          if (!(await ops.release(trx, leased, { cursor: JSON.stringify(cursor) }))) {
+          if (
+            !(await ops.release(trx, leased, { cursor: JSON.stringify(cursor), progress: JSON.stringify(progress) }))
+          ) {
             throw new CmsError('CONFLICT', 'The analysis was taken over');
           }
         });
@@ -283,7 +291,19 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
       }
       if (op.state === 'uploading') {
         const cursor: Cursor = { position: 0, facts: emptyFacts(), entryColumns: {}, collections: {} };
-        await ops.update(ctx.db, op, { state: 'analyzing', stage: 'reading', cursor: JSON.stringify(cursor) });
+        const files = await ctx.db
+          .selectFrom('_cms_transfer_files')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('operation_id', '=', op.id)
+          .where('kind', '!=', MEDIA_FILE_KIND)
+          .executeTakeFirst();
+        await ops.update(ctx.db, op, {
+          state: 'analyzing',
+          stage: 'reading',
+          cursor: JSON.stringify(cursor),
+          // Record files read of all of them.
+          progress: JSON.stringify({ done: 0, total: Number(files?.n ?? 0) }),
+        });
       } else if (op.state !== 'analyzing') {
         throw new CmsError('INVALID_STATE', `An import is analysed before it executes; this one is ${op.state}`, {
           state: op.state,

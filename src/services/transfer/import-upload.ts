@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import { CmsError, issuesError, notFound } from '../../core/errors.js';
+import { CmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { discard, type StagedFile, stageStream } from '../media/staging.js';
 import type { TransferDeps } from './deps.js';
@@ -149,7 +149,7 @@ export function uploadOps(deps: TransferDeps, stagingDir: string) {
 
   async function putFile(row: OperationRow, path: string, body: Readable | null, declared: number | null) {
     const file = await deps.files.get(row.id, path);
-    if (!file) throw notFound(`"${path}" is not a file this import's manifest lists`);
+    if (!file) throw new CmsError('NOT_FOUND', `"${path}" is not a file this import's manifest lists`, { path });
     const size = Number(file.size);
     const limit = file.kind === MEDIA_FILE_KIND ? ctx.config.maxUploadSize : MAX_RECORD_FILE_BYTES;
     if (size > limit) {

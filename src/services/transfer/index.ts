@@ -11,10 +11,11 @@ import { exportsApi } from './exports.js';
 import { fileStore } from './files.js';
 import { importGate, importGated, toolImportGated } from './gate.js';
 import type { ExecuteServices } from './import-execute.js';
+import { MAX_RECORD_FILE_BYTES } from './import-upload.js';
 import { importsApi } from './imports.js';
 import { MAX_MANIFEST_BYTES, MAX_PACKAGE_FILES, PACKAGE_FORMAT, PACKAGE_FORMAT_VERSION } from './manifest.js';
 import { operationStore } from './operations.js';
-import { retentionOps } from './retention.js';
+import { PACKAGE_RETENTION_MS, retentionOps } from './retention.js';
 import { transferWorker } from './worker.js';
 
 export type { ApprovalView } from './approvals.js';
@@ -59,6 +60,12 @@ export function createTransferService(
         maxManifestBytes: MAX_MANIFEST_BYTES,
       },
       export: { options: { comments: { type: 'boolean', default: true } } },
+      import: {
+        /** Largest media file an upload accepts (this site's maxUploadSize) and largest record file. */
+        maxMediaFileBytes: ctx.config.maxUploadSize,
+        maxRecordFileBytes: MAX_RECORD_FILE_BYTES,
+        retentionDays: PACKAGE_RETENTION_MS / 86_400_000,
+      },
       storage: deps.storage.kind,
     };
   }

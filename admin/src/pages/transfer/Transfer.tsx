@@ -3,24 +3,29 @@ import type { Me } from '../../api/auth';
 import { Page } from '../../components/Page';
 import { ApprovalsPanel, useApprovals } from './Approvals';
 import { ExportList, ExportPanel } from './ExportPanel';
+import { ImportList } from './ImportList';
+import { ImportPanel } from './ImportPanel';
 import { TRANSFER_TABS, type TransferSearch } from './tabs';
 import { useExportRunner } from './useExportRunner';
+import { useImportRunner } from './useImportRunner';
 
 /**
- * Site transfer (Admins): export the site as a package, and decide the
- * requests MCP clients make to do it. One tab per part (tabs.ts); the export
- * runner lives here so switching tabs does not stop an export the page drives.
+ * Site transfer (Admins): export the site as a package, import a package
+ * into this site, and decide the requests MCP clients make to do either. One
+ * tab per part (tabs.ts); the export and import runners live here so
+ * switching tabs does not stop an export or an upload the page drives.
  */
 export function TransferPage({ me, search }: { me: Me; search: TransferSearch }) {
   const tab = search.tab ?? 'export';
   const runner = useExportRunner();
+  const importer = useImportRunner();
   const approvals = useApprovals();
   const pending = approvals.data?.pages.flatMap((p) => p.items).filter((a) => a.state === 'pending').length ?? 0;
 
   return (
     <Page
       title="Site transfer"
-      description="Move this whole site to another installation: export it as a site package, and decide the requests AI tools make to export it."
+      description="Move a whole site between installations: export this one as a site package, import a package into this site while it is still empty, and decide the requests AI tools make to do either."
     >
       <nav className="tabs" aria-label="Site transfer">
         {TRANSFER_TABS.map((t) => (
@@ -45,6 +50,12 @@ export function TransferPage({ me, search }: { me: Me; search: TransferSearch })
         <>
           <ExportPanel runner={runner} />
           <ExportList runner={runner} />
+        </>
+      ) : null}
+      {tab === 'import' ? (
+        <>
+          <ImportPanel runner={importer} />
+          <ImportList runner={importer} />
         </>
       ) : null}
       {tab === 'approvals' ? <ApprovalsPanel me={me} /> : null}

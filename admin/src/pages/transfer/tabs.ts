@@ -1,11 +1,12 @@
 /**
  * The parts of the site transfer page, one tab each, chosen by `?tab=` so a
- * part can be linked to (`/transfer?tab=approvals`). The import side adds its
- * entry here (and its panel in Transfer.tsx). Kept apart from the page so the
- * router can read it without loading the page's code.
+ * part can be linked to (`/transfer?tab=import`, `?tab=approvals`). Kept
+ * apart from the page so the router can read it without loading the page's
+ * code.
  */
 export const TRANSFER_TABS = [
   { value: 'export', label: 'Export' },
+  { value: 'import', label: 'Import' },
   { value: 'approvals', label: 'Approvals' },
 ] as const;
 
