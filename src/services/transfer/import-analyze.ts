@@ -76,6 +76,20 @@ function recordDefect(kind: string, row: Record<string, unknown>): string | null
   return null;
 }
 
+/** What this site holds of the kinds an import needs empty, by kind (empty: a site a package may import into). */
+export async function occupiedKinds(db: Kdb): Promise<Record<string, number>> {
+  const occupied: Record<string, number> = {};
+  for (const [kind, table] of OCCUPYING) {
+    const row = await db
+      .selectFrom(table as '_cms_collections')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst();
+    const n = Number(row?.n ?? 0);
+    if (n > 0) occupied[kind] = n;
+  }
+  return occupied;
+}
+
 function emptyFacts(): Facts {
   return { counts: {}, principals: [], refs: {}, unknownColumns: {}, problems: [], domains: [], searchCollections: 0 };
 }
@@ -85,15 +99,7 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
   const known = new Set(migrations.map((m) => m.name));
 
   async function targetFacts(db: Kdb, op: OperationRow, manifest: Manifest): Promise<TargetFacts> {
-    const occupied: Record<string, number> = {};
-    for (const [kind, table] of OCCUPYING) {
-      const row = await db
-        .selectFrom(table as '_cms_collections')
-        .select(sql<number>`count(*)`.as('n'))
-        .executeTakeFirst();
-      const n = Number(row?.n ?? 0);
-      if (n > 0) occupied[kind] = n;
-    }
+    const occupied = await occupiedKinds(db);
     const users = await db.selectFrom('_cms_users').select(['id', 'email']).execute();
     const domains = await db.selectFrom('_cms_allowed_domains').select('domain').execute();
     const hold = await readHold(db);

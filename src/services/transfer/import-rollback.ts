@@ -1,23 +1,37 @@
+import { sql } from 'kysely';
 import { systemActor } from '../../auth/actor.js';
+import type { Kdb } from '../../db/connect.js';
+import { dyn } from '../content/rows.js';
 import { bumpRulesVersion } from '../redirects/cache.js';
-import { dropEntryTable, listEntryTables } from '../schema/ddl.js';
+import { dropEntryTable } from '../schema/ddl.js';
 import { bumpSchemaVersion } from '../schema/snapshot.js';
 import type { TransferDeps } from './deps.js';
-import { type ExecuteCursor, emptySnapshot } from './import-execute.js';
-import { RECORD_KINDS } from './kinds.js';
+import type { FileRow } from './files.js';
+import type { ExecuteCursor } from './import-execute.js';
+import { ENTRIES_KIND, recordKind } from './kinds.js';
+import { MEDIA_FILE_KIND } from './manifest.js';
+import { readRecords } from './records.js';
 
 /**
- * Undoing an import that failed or was cancelled after it began writing. It
- * ran on a site without content (execute refuses anything else) and held the
- * site against every other write until now, so what the site holds besides
- * its users, settings and allowed domains is what the import wrote: entry
- * and search index tables are dropped and the content tables emptied; the
+ * Undoing an import that failed or was cancelled after it began writing:
+ * every row it wrote is deleted by its key, read again from the package's
+ * own record files (children before parents), so a row someone else wrote
+ * meanwhile stays; the collections it created go with their entry and search
+ * tables (the schema listeners are told, as for a deleted collection); the
  * users it created are removed, the settings it replaced restored, the
- * domains it added removed. Media objects the library took over are deleted.
+ * domains it added removed, and the media objects the library took over from
+ * it deleted.
  */
 
-/** Tables the media usage index, term counts and search settings derive, emptied with the content. */
-const DERIVED_TABLES = [
+/** Kinds undone by other means than deleting their rows by key. */
+// Search settings stay until the schema listeners have read them (they name the index tables to drop).
+const SPECIAL = new Set(['settings', 'users', 'allowedDomains', 'collections', 'searchSettings', ENTRIES_KIND]);
+
+/** Rows per delete statement (composite keys bind one value per key column). */
+const DELETE_ROWS = 300;
+
+/** Rows derived from an imported collection's entries. */
+const DERIVED_BY_COLLECTION = [
   '_cms_term_counted',
   '_cms_term_counts',
   '_cms_media_usage',
@@ -26,35 +40,86 @@ const DERIVED_TABLES = [
   '_cms_locks',
 ] as const;
 
-const KEPT = new Set(['settings', 'users', 'allowedDomains']);
-
 export function rollbackOps(deps: TransferDeps) {
-  const { ctx, storage } = deps;
+  const { ctx, storage, schema } = deps;
 
-  async function rollback(cursor: ExecuteCursor): Promise<void> {
-    const mediaKeys = await ctx.db.selectFrom('_cms_media').select('storage_key').execute();
+  /** Record files of the import, last first. */
+  async function recordFiles(operationId: string): Promise<FileRow[]> {
+    const rows = await ctx.db
+      .selectFrom('_cms_transfer_files')
+      .selectAll()
+      .where('operation_id', '=', operationId)
+      .where('kind', '!=', MEDIA_FILE_KIND)
+      .where('storage_key', 'is not', null)
+      .orderBy('position', 'desc')
+      .execute();
+    return rows;
+  }
+
+  async function deleteKeys(trx: Kdb, table: string, key: readonly string[], rows: Record<string, unknown>[]) {
+    for (let i = 0; i < rows.length; i += DELETE_ROWS) {
+      const chunk = rows.slice(i, i + DELETE_ROWS);
+      const cols = sql.join(key.map((k) => sql.ref(k)));
+      const tuples = sql.join(chunk.map((r) => sql`(${sql.join(key.map((k) => sql.val(r[k])))})`));
+      await sql`delete from ${sql.table(table)} where (${cols}) in (${tuples})`.execute(trx);
+    }
+  }
+
+  async function rollback(operationId: string, cursor: ExecuteCursor): Promise<void> {
+    const files = await recordFiles(operationId);
+    const collectionIds: string[] = [];
+    for (const f of files.filter((x) => x.kind === 'collections')) {
+      for await (const r of readRecords(storage, f)) collectionIds.push(String(r.id));
+    }
+    const mediaKeys: string[] = [];
     await ctx.db.transaction().execute(async (trx) => {
-      // The schema listeners drop what hangs off each collection (search indexes first of all).
-      const snap = await deps.schema.cache.fresh(trx);
-      if (deps.schema.hooks.active) {
-        await deps.schema.hooks.run(trx, { before: snap, after: emptySnapshot(), actor: systemActor });
+      const before = await schema.cache.fresh(trx);
+      const imported = collectionIds.flatMap((id) => {
+        const c = before.collectionsById.get(id);
+        return c ? [c] : [];
+      });
+      for (const f of files) {
+        const k = recordKind(f.kind);
+        if (!k || SPECIAL.has(f.kind)) continue;
+        let batch: Record<string, unknown>[] = [];
+        for await (const r of readRecords(storage, f)) {
+          batch.push(r);
+          if (batch.length >= DELETE_ROWS * 5) {
+            await remove(trx, k.kind, k.table, k.key, batch);
+            batch = [];
+          }
+        }
+        if (batch.length) await remove(trx, k.kind, k.table, k.key, batch);
       }
-      for (const table of await listEntryTables(trx, ctx.dialect)) await dropEntryTable(trx, table);
-      for (const table of DERIVED_TABLES) await trx.deleteFrom(table).execute();
-      // Children before parents (the kinds are listed parents first).
-      for (const k of [...RECORD_KINDS].reverse()) {
-        if (KEPT.has(k.kind)) continue;
-        await trx.deleteFrom(k.table as '_cms_comments').execute();
+      if (imported.length) {
+        const ids = imported.map((c) => c.id);
+        await trx.deleteFrom('_cms_relations').where('parent_collection_id', 'in', ids).execute();
+        await trx.deleteFrom('_cms_relations').where('child_collection_id', 'in', ids).execute();
+        await trx.deleteFrom('_cms_fields').where('collection_id', 'in', ids).execute();
+        await trx.deleteFrom('_cms_collections').where('id', 'in', ids).execute();
+        // The search index and the rows other domains keep per collection go as for a deleted collection.
+        if (schema.hooks.active) {
+          await schema.hooks.run(trx, { before, after: await schema.cache.fresh(trx), actor: systemActor });
+        }
+        for (const c of imported) await dropEntryTable(trx, c.table);
+        // What the entries derived, and what the listeners queued for collections that are gone now.
+        for (const table of [...DERIVED_BY_COLLECTION, '_cms_search_collections'] as const) {
+          await trx
+            .deleteFrom(table as '_cms_term_counts')
+            .where('collection_id', 'in', ids)
+            .execute();
+        }
       }
       const { state } = cursor;
       for (const [key, value] of Object.entries(state.settingsBefore)) {
         if (value === null) await trx.deleteFrom('_cms_settings').where('key', '=', key).execute();
-        else
+        else {
           await trx
             .updateTable('_cms_settings')
             .set({ value, updated_at: ctx.clock.now().toISOString() })
             .where('key', '=', key)
             .execute();
+        }
       }
       for (let i = 0; i < state.domainsAdded.length; i += 500) {
         await trx
@@ -72,7 +137,23 @@ export function rollbackOps(deps: TransferDeps) {
       await bumpRulesVersion(trx);
     });
     await ctx.bus.publish('schema');
-    for (const { storage_key } of mediaKeys) await storage.delete(storage_key);
+    for (const key of mediaKeys) await storage.delete(key);
+
+    /** Delete a batch of one kind's records by key; media rows remember their stored objects first. */
+    async function remove(
+      trx: Kdb,
+      kind: string,
+      table: string,
+      key: readonly string[],
+      rows: Record<string, unknown>[],
+    ) {
+      if (kind === 'media') {
+        const ids = rows.map((r) => String(r.id));
+        const stored = await dyn(trx).selectFrom('_cms_media').select('storage_key').where('id', 'in', ids).execute();
+        mediaKeys.push(...(stored as Array<{ storage_key: string }>).map((s) => s.storage_key));
+      }
+      await deleteKeys(trx, table, key, rows);
+    }
   }
 
   return { rollback };

@@ -6,7 +6,7 @@ import { hasScope, requireAdmin, requireAnyTransfer, requireTransfer, type Trans
 import type { ApprovalOps } from './approvals.js';
 import type { TransferDeps } from './deps.js';
 import { HOLD_KEY, type ImportGate } from './gate.js';
-import { analyzeOps } from './import-analyze.js';
+import { analyzeOps, occupiedKinds } from './import-analyze.js';
 import { type ExecuteServices, executeOps, initialCursor, type Receipt, readExecuteCursor } from './import-execute.js';
 import type { DecisionsInput, Plan } from './import-plan.js';
 import { rollbackOps } from './import-rollback.js';
@@ -163,6 +163,13 @@ export function importsApi(
     try {
       await ctx.db.transaction().execute(async (trx) => {
         await trx.insertInto('_cms_meta').values({ key: HOLD_KEY, value: row.id }).execute();
+        // Again, with the hold taken: a write that slipped in since the plan was checked is seen here.
+        if (Object.keys(await occupiedKinds(trx)).length) {
+          throw new CmsError(
+            'CONFLICT',
+            'The site changed since the plan was made; analyze again and review the new plan',
+          );
+        }
         await ops.update(trx, row, {
           state: 'executing',
           stage: 'records',
@@ -299,7 +306,7 @@ export function importsApi(
       }
       const cursor = readExecuteCursor(row.cursor);
       const held = (await gate.hold()) === row.id;
-      if (held && cursor) await undo.rollback(cursor);
+      if (held && cursor) await undo.rollback(row.id, cursor);
       await ctx.db.transaction().execute(async (trx) => {
         await ops.update(trx, row, { state: 'abandoned', stage: null });
         await trx.deleteFrom('_cms_meta').where('key', '=', HOLD_KEY).where('value', '=', row.id).execute();

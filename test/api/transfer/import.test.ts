@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { ROLES } from '../../../src/auth/roles.js';
 import { call, type TestCms } from '../../helpers/cms.js';
@@ -19,7 +20,7 @@ import {
 /** A small site's package: one collection, two entries, an image, and a second user who wrote one entry. */
 async function sourcePackage(dialect: 'sqlite' | 'postgres') {
   const source = await mediaCms(dialect);
-  await postsCollection(source);
+  await postsCollection(source, { supports: ['drafts', 'revisions', 'search'] });
   await uploaded(source, await png(8, 8));
   const author = await source.userToken(ROLES.AUTHOR);
   const mine = await createEntry(source, { data: { title: 'By the author' } }, author.token);
@@ -216,8 +217,44 @@ describeEachDialect('site import', (dialect) => {
       (await call(target, 'POST', `/admin/transfer/imports/${id}/cancel`, { token: target.adminToken })).status,
     ).toBe(409);
 
+    // A row the import did not write (say, a write that passed the gate just before the hold) stays.
+    const now = new Date().toISOString();
+    await target.ctx.db
+      .insertInto('_cms_redirects')
+      .values({
+        id: '01JZZZZZZZZZZZZZZZZZZZZZZZ',
+        source: '/kept',
+        kind: 'exact',
+        target: '/elsewhere',
+        status_code: 301,
+        enabled: 1,
+        note: null,
+        hits: 0,
+        last_hit_at: null,
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     const abandoned = await call(target, 'POST', `/admin/transfer/imports/${id}/abandon`, { token: target.adminToken });
     expect(abandoned.body.data).toMatchObject({ state: 'abandoned', holdsSite: false });
+    const redirects = await target.ctx.db.selectFrom('_cms_redirects').select('source').execute();
+    expect(redirects).toEqual([{ source: '/kept' }]);
+    await target.ctx.db.deleteFrom('_cms_redirects').execute();
+    // No index or entry table is left behind.
+    const tables =
+      dialect === 'sqlite'
+        ? await sql<{
+            name: string;
+          }>`select name from sqlite_master where type = 'table' and (name like '_cms_fts%' or name like 'ec_%')`.execute(
+            target.ctx.db,
+          )
+        : await sql<{
+            name: string;
+          }>`select table_name as name from information_schema.tables where table_schema = current_schema() and (table_name like '_cms_fts%' or table_name like 'ec_%')`.execute(
+            target.ctx.db,
+          );
+    expect(tables.rows).toEqual([]);
     // Back to how it was: no collections, media or imported users; the title the site had.
     expect((await call(target, 'GET', '/schema/collections', { token: target.adminToken })).body.data.items).toEqual(
       [],
