@@ -1,25 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
 import { describe, expect, it } from 'vitest';
+import { systemActor } from '../../src/auth/actor.js';
 import { ROLES } from '../../src/auth/roles.js';
 import { runCli } from '../../src/cli/run.js';
 import type { Target } from '../../src/cli/target/types.js';
 import { advanceImport, decisionRequest, ImportEnded } from '../../src/cli/transfer/import-run.js';
 import { type CliSite, cliSite, describeEachTarget } from '../helpers/cli.js';
+import { blogSite } from '../helpers/cli-transfer.js';
 import { call } from '../helpers/cms.js';
-import { png, uploaded } from '../helpers/media.js';
-
-/** A small site: the blog starter (collections, entries, terms, menus, settings) and one image. */
-async function sourceSite(kind: Parameters<typeof cliSite>[0]) {
-  const site = await cliSite(kind);
-  const seeded = await site.run(['seed', '--starter', 'blog']);
-  expect(seeded.code, seeded.stderr).toBe(0);
-  const image = await uploaded(site.cms, await png(12, 8));
-  return { site, image };
-}
+import { filesUnder, tarOf } from '../helpers/transfer.js';
 
 /** Export `site` with the CLI into a tar archive; its absolute path. */
 async function exported(site: CliSite): Promise<string> {
@@ -34,35 +26,9 @@ const titles = async (site: CliSite, collection: string) => {
   return (res.json().items as Array<{ data: { title: string } }>).map((i) => i.data.title).sort();
 };
 
-/** Files under `dir` whose names match. */
-function storedFiles(dir: string, name: RegExp): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d)) {
-      const p = join(d, entry);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.test(entry)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** The service's own view for set-up (an Admin without a token). */
-const system = {
-  kind: 'user' as const,
-  userId: null,
-  name: 'system',
-  email: null,
-  role: 50 as const,
-  scopes: null,
-  tokenId: null,
-  via: 'system' as const,
-};
-
 describeEachTarget('cms transfer import', (kind) => {
   it('imports an exported site into an empty site: plan, then receipt', async () => {
-    const { site: source, image } = await sourceSite(kind);
+    const { site: source, image } = await blogSite(kind);
     const archive = await exported(source);
     const target = await cliSite(kind);
 
@@ -114,7 +80,7 @@ describeEachTarget('cms transfer import', (kind) => {
   });
 
   it('prints JSON with --json, takes decisions, and resumes a planned import with --id', async () => {
-    const { site: source } = await sourceSite(kind);
+    const { site: source } = await blogSite(kind);
     const editor = await source.user(ROLES.EDITOR);
     const archive = await exported(source);
     const target = await cliSite(kind);
@@ -167,7 +133,7 @@ describeEachTarget('cms transfer import', (kind) => {
   });
 
   it('stops at a blocked plan (exit 1) and without --yes off a terminal (exit 2)', async () => {
-    const { site } = await sourceSite(kind);
+    const { site } = await blogSite(kind);
     const archive = await exported(site);
 
     // Into the site it came from: not empty.
@@ -195,12 +161,12 @@ describeEachTarget('cms transfer import', (kind) => {
   });
 
   it('cancels an executing import, which holds the site until it is abandoned', async () => {
-    const { site: source } = await sourceSite(kind);
+    const { site: source } = await blogSite(kind);
     const archive = await exported(source);
     const target = await cliSite(kind);
     const planned = (await target.run(['transfer', 'import', archive, '--plan-only', '--json'])).json();
     const id = planned.import.id;
-    await target.cms.services.transfer.imports.execute(system, id, {
+    await target.cms.services.transfer.imports.execute(systemActor, id, {
       packageDigest: planned.plan.packageDigest,
       planDigest: planned.plan.planDigest,
     });
@@ -231,12 +197,12 @@ describeEachTarget('cms transfer import', (kind) => {
   });
 
   it('exits 1 with the error code of a failed import and points at abandon', async () => {
-    const { site: source } = await sourceSite(kind);
+    const { site: source } = await blogSite(kind);
     const archive = await exported(source);
     const target = await cliSite(kind);
     const id = (await target.run(['transfer', 'import', archive, '--plan-only', '--json'])).json().import.id;
     // Storage loses the uploaded record files: the import fails when it reads them.
-    for (const file of storedFiles(target.dir, /^[0-9A-Z]{26}\.ndjson$/)) rmSync(file);
+    for (const file of filesUnder(target.dir, /^[0-9A-Z]{26}\.ndjson$/)) rmSync(file);
 
     const failed = await target.run(['transfer', 'import', archive, '--id', id, '--yes', '--json']);
     expect(failed.code).toBe(1);
@@ -258,12 +224,7 @@ describeEachTarget('cms transfer import', (kind) => {
   it('reads gzipped archives, refuses what is not a site package and callers who may not import', async () => {
     const target = await cliSite(kind);
     const dir = mkdtempSync(join(tmpdir(), 'cms-import-'));
-    const p = pack();
-    p.entry({ name: 'records/users/00001.ndjson' }, Buffer.from('{}\n'));
-    p.finalize();
-    const chunks: Buffer[] = [];
-    for await (const c of p) chunks.push(c as Buffer);
-    writeFileSync(join(dir, 'wrong.tar'), Buffer.concat(chunks));
+    writeFileSync(join(dir, 'wrong.tar'), await tarOf([['records/users/00001.ndjson', Buffer.from('{}\n')]]));
     const wrong = await target.run(['transfer', 'import', join(dir, 'wrong.tar'), '--yes']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('its first entry is records/users/00001.ndjson, not manifest.json');
@@ -274,7 +235,7 @@ describeEachTarget('cms transfer import', (kind) => {
     expect(missing.stderr).toContain('No such file');
 
     const editor = await target.user(ROLES.EDITOR);
-    const { site: source } = await sourceSite(kind);
+    const { site: source } = await blogSite(kind);
     const archive = await exported(source);
     const denied = await target.run(['transfer', 'import', archive, '--yes'], { token: editor.token });
     expect(denied.code).toBe(1);
@@ -305,7 +266,7 @@ describeEachTarget('cms transfer import', (kind) => {
 
 describe('cms transfer import: confirmation on a terminal', () => {
   it('asks for "yes" when there is a terminal, and imports only then', async () => {
-    const { site: source } = await sourceSite('http');
+    const { site: source } = await blogSite('http');
     const archive = await exported(source);
     const target = await cliSite('http');
     const run = async (answer: string, args: string[]) => {

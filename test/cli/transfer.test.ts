@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pack } from 'tar-stream';
 import { describe, expect, it } from 'vitest';
+import { systemActor } from '../../src/auth/actor.js';
 import { ROLES } from '../../src/auth/roles.js';
 import { runExport } from '../../src/cli/commands/transfer-export.js';
 import { ApiError } from '../../src/cli/errors.js';
@@ -10,17 +10,8 @@ import type { Target } from '../../src/cli/target/types.js';
 import { verifyArchiveFile } from '../../src/cli/transfer/archive.js';
 import { progressOn } from '../../src/cli/transfer/progress.js';
 import { type CliSite, cliSite, describeEachTarget, runIn } from '../helpers/cli.js';
-import { png, uploaded } from '../helpers/media.js';
-import { sha256, untar } from '../helpers/transfer.js';
-
-/** A small site: the blog starter (collections, entries, terms, menus) and one image. */
-async function blogSite(kind: Parameters<typeof cliSite>[0]) {
-  const site = await cliSite(kind);
-  const seeded = await site.run(['seed', '--starter', 'blog']);
-  expect(seeded.code, seeded.stderr).toBe(0);
-  const image = await uploaded(site.cms, await png(12, 8));
-  return { site, image };
-}
+import { blogSite } from '../helpers/cli-transfer.js';
+import { filesUnder, sha256, tarOf, untar } from '../helpers/transfer.js';
 
 /** The archive's entries checked against its manifest: the manifest first, every listed file with its digest. */
 async function expectValidArchive(bytes: Buffer, packageDigest: string) {
@@ -37,20 +28,6 @@ async function expectValidArchive(bytes: Buffer, packageDigest: string) {
 }
 
 const leftovers = (site: CliSite) => readdirSync(site.dir).filter((f) => f.endsWith('.part'));
-
-/** Every stored package record file under the data folder. */
-function storedRecordFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.ndjson')) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describeEachTarget('cms transfer', (kind) => {
   it('exports the site to a checked archive whose manifest matches the package digest', async () => {
@@ -80,7 +57,7 @@ describeEachTarget('cms transfer', (kind) => {
     expect(res.stderr).toContain(`Export ${out.id} complete: `);
     expect(res.stderr).toContain('checking it against the manifest');
     // The service agrees it is complete, with that digest.
-    expect((await site.cms.services.transfer.exports.get(systemish(), out.id)).packageDigest).toBe(out.packageDigest);
+    expect((await site.cms.services.transfer.exports.get(systemActor, out.id)).packageDigest).toBe(out.packageDigest);
 
     // A summary for people; --no-comments; a folder as --out.
     const text = await site.run(['transfer', 'export', '--no-comments', '--out', '.']);
@@ -146,7 +123,7 @@ describeEachTarget('cms transfer', (kind) => {
     const bad = await site.run(['transfer', 'download', 'nope']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('[VALIDATION_ERROR]');
-    const running = await site.cms.services.transfer.exports.start(systemish(), { comments: true });
+    const running = await site.cms.services.transfer.exports.start(systemActor, { comments: true });
     const early = await site.run(['transfer', 'download', running.id]);
     expect(early.code).toBe(1);
     expect(early.stderr).toContain('[INVALID_STATE]');
@@ -157,7 +134,7 @@ describeEachTarget('cms transfer', (kind) => {
     const { site } = await blogSite(kind);
     const done = (await site.run(['transfer', 'export', '--json'])).json();
     // Damage one stored record file, keeping its size: the site serves it, the check catches it.
-    const [stored] = storedRecordFiles(site.dir);
+    const [stored] = filesUnder(site.dir, /\.ndjson$/);
     const bytes = readFileSync(stored);
     bytes[0] = bytes[0] === 0x7b ? 0x5b : 0x7b;
     writeFileSync(stored, bytes);
@@ -214,20 +191,6 @@ describeEachTarget('cms transfer', (kind) => {
   });
 });
 
-/** The service's own view for set-up and checks (an Admin without a token). */
-function systemish() {
-  return {
-    kind: 'user' as const,
-    userId: null,
-    name: 'system',
-    email: null,
-    role: 50 as const,
-    scopes: null,
-    tokenId: null,
-    via: 'system' as const,
-  };
-}
-
 describe('cms transfer: help, archive check, progress', () => {
   it('has --help with examples', async () => {
     const dir = '/tmp';
@@ -250,13 +213,8 @@ describe('cms transfer: help, archive check, progress', () => {
       Buffer.from(JSON.stringify({ format: 'cms-site-package', formatVersion: 1, files }));
     const good = manifest([{ path: 'records/users/00001.ndjson', kind: 'users', size: 9, sha256: sha256(records) }]);
     const tar = async (entries: Array<[string, Buffer]>) => {
-      const p = pack();
-      for (const [name, data] of entries) p.entry({ name }, data);
-      p.finalize();
-      const chunks: Buffer[] = [];
-      for await (const c of p) chunks.push(c as Buffer);
       const file = join(dir, `${Math.random().toString(36).slice(2)}.tar`);
-      writeFileSync(file, Buffer.concat(chunks));
+      writeFileSync(file, await tarOf(entries));
       return file;
     };
     const digest = `sha256:${sha256(good)}`;

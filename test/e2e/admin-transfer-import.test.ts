@@ -18,31 +18,24 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cms } from '../../src/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
-import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
-import { call } from '../helpers/cms.js';
-import { png } from '../helpers/media.js';
+import {
+  describeWithChromium,
+  launchChromium,
+  type Site,
+  screenshotFromTop,
+  signedInPage,
+  startSite,
+  stopSite,
+} from '../helpers/browser.js';
+import { call, callOk as ok } from '../helpers/cms.js';
+import { png, uploaded } from '../helpers/media.js';
 import { analyzeImport, fetchBytes, putFile, runExport, untar, uploadPackage } from '../helpers/transfer.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'transfer-import');
 
-if (!hasChromium && process.env.CI) {
-  describe('site transfer import tab', () => {
-    it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
-      throw new Error(`${CHROMIUM} is missing`);
-    });
-  });
-}
-
-async function ok(cms: Cms, token: string, method: string, path: string, body?: unknown) {
-  const res = await call(cms, method, path, { token, body });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-  return res.body.data;
-}
-
-describe.skipIf(!hasChromium)('site transfer import tab (Chromium)', () => {
+describeWithChromium('site transfer import tab', () => {
   let source: Site;
   let target: Site;
   let held: Site;
@@ -60,19 +53,10 @@ describe.skipIf(!hasChromium)('site transfer import tab (Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cms-transfer-import-'));
   const problems: string[] = [];
 
-  async function open(viewport = { width: 1280, height: 900 }, on = { site: target, session }): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
-    await context.addCookies([{ name: 'cms_session', value: on.session, url: on.site.origin }]);
-    const p = await context.newPage();
-    watchPage(p, problems);
-    return p;
-  }
+  const open = (viewport = { width: 1280, height: 900 }, on = { site: target, session }): Promise<Page> =>
+    signedInPage(browser, { origin: on.site.origin, session: on.session, problems }, { viewport });
 
-  /** A full-page screenshot from the top (the sticky header would otherwise sit over the middle). */
-  async function shot(p: Page, name: string) {
-    await p.evaluate('window.scrollTo(0, 0)');
-    await p.screenshot({ path: join(SHOTS, name), fullPage: true });
-  }
+  const shot = (p: Page, name: string) => screenshotFromTop(p, join(SHOTS, name));
 
   /** The package files the page PUT, in the order it sent them. */
   function watchUploads(p: Page): string[] {
@@ -120,15 +104,7 @@ describe.skipIf(!hasChromium)('site transfer import tab (Chromium)', () => {
       posts.push((await ok(src, linToken, 'POST', '/content/posts', { data: { title } })).item.id);
     }
     posts.push((await ok(src, samToken, 'POST', '/content/posts', { data: { title: 'Sam’s first post' } })).item.id);
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await png(40, 30))], { type: 'image/png' }), 'harbour.png');
-    const uploaded = await src.app.request('/_cms/api/media', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${linToken}` },
-      body: form,
-    });
-    expect(uploaded.status).toBe(201);
-    imageId = ((await uploaded.json()) as { data: { item: { id: string } } }).data.item.id;
+    imageId = (await uploaded(src, await png(40, 30), { name: 'harbour.png', token: linToken })).id;
 
     // Its package, as the Export tab downloads it.
     const op = await runExport(src, linToken);
@@ -168,10 +144,7 @@ describe.skipIf(!hasChromium)('site transfer import tab (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    for (const site of [source, target, held]) {
-      await site?.server.stop();
-      if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
-    }
+    for (const site of [source, target, held]) await stopSite(site);
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -14,24 +14,23 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
-import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
-import { call } from '../helpers/cms.js';
+import {
+  describeWithChromium,
+  launchChromium,
+  type Site,
+  signedInPage,
+  startSite,
+  stopSite,
+} from '../helpers/browser.js';
+import { callOk } from '../helpers/cms.js';
 import { mcpClient } from '../helpers/mcp.js';
 import { untar } from '../helpers/transfer.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'transfer');
 
-if (!hasChromium && process.env.CI) {
-  describe('site transfer page', () => {
-    it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
-      throw new Error(`${CHROMIUM} is missing`);
-    });
-  });
-}
-
-describe.skipIf(!hasChromium)('site transfer page (Chromium)', () => {
+describeWithChromium('site transfer page', () => {
   let site: Site;
   let browser: Browser;
   let adminSession: string;
@@ -40,18 +39,9 @@ describe.skipIf(!hasChromium)('site transfer page (Chromium)', () => {
   let agentToken: string;
   const problems: string[] = [];
 
-  async function open(session: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC', acceptDownloads: true });
-    await context.addCookies([{ name: 'cms_session', value: session, url: site.origin }]);
-    const p = await context.newPage();
-    watchPage(p, problems);
-    return p;
-  }
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(site.cms, method, path, { token: adminToken, body });
-    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-    return res.body.data;
-  };
+  const open = (session: string, viewport = { width: 1280, height: 900 }): Promise<Page> =>
+    signedInPage(browser, { origin: site.origin, session, problems }, { viewport, acceptDownloads: true });
+  const ok = (method: string, path: string, body?: unknown) => callOk(site.cms, adminToken, method, path, body);
 
   beforeAll(async () => {
     await ensureAdminBuilt();
@@ -82,8 +72,7 @@ describe.skipIf(!hasChromium)('site transfer page (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await site?.server.stop();
-    if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
+    await stopSite(site);
   });
 
   it('starts an export, drives it to complete and downloads the archive with the session cookie', async () => {

@@ -6,37 +6,32 @@
  * (linked to their editors), the `logo` setting, the count and the coverage
  * text of a complete index. The screenshot goes to the system temp folder.
  */
-import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
-import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
-import { call } from '../helpers/cms.js';
+import {
+  describeWithChromium,
+  launchChromium,
+  type Site,
+  signedInPage,
+  startSite,
+  stopSite,
+} from '../helpers/browser.js';
+import { callOk } from '../helpers/cms.js';
+import { uploaded } from '../helpers/media.js';
 
 const PANEL_SHOT = join(tmpdir(), 'cms-media-usage-panel.png');
 
-if (!hasChromium && process.env.CI) {
-  describe('media usage panel end to end', () => {
-    it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
-      throw new Error(`${CHROMIUM} is missing`);
-    });
-  });
-}
-
-describe.skipIf(!hasChromium)('media usage panel end to end (Chromium)', () => {
+describeWithChromium('media usage panel end to end', () => {
   let site: Site;
   let browser: Browser;
   let cookie: string;
   let token: string;
   const problems: string[] = [];
-  const ok = async (method: string, path: string, body: unknown) => {
-    const res = await call(site.cms, method, path, { token, body });
-    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-    return res.body.data as any;
-  };
+  const ok = (method: string, path: string, body: unknown) => callOk(site.cms, token, method, path, body);
 
   beforeAll(async () => {
     await ensureAdminBuilt();
@@ -51,8 +46,7 @@ describe.skipIf(!hasChromium)('media usage panel end to end (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await site?.server.stop();
-    if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
+    await stopSite(site);
   });
 
   it('lists the entries using an image (field and rich text) and the logo setting, with complete coverage', async () => {
@@ -66,18 +60,10 @@ describe.skipIf(!hasChromium)('media usage panel end to end (Chromium)', () => {
         { slug: 'story', label: 'Story', type: 'portableText' },
       ],
     });
-    const form = new FormData();
     const bytes = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#2e86c1' } })
       .png()
       .toBuffer();
-    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'harbour.png');
-    const uploaded = await cms.app.request('/_cms/api/media', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    expect(uploaded.status).toBe(201);
-    const item = ((await uploaded.json()) as any).data.item;
+    const item = await uploaded(cms, bytes, { name: 'harbour.png', token });
     const cover = { id: item.id, provider: 'local', src: item.url, alt: '', width: 320, height: 200 };
     const byField = await ok('POST', '/content/posts', { data: { title: 'Harbour at dawn', cover } });
     const byBlock = await ok('POST', '/content/posts', {
@@ -98,10 +84,11 @@ describe.skipIf(!hasChromium)('media usage panel end to end (Chromium)', () => {
     await ok('POST', '/content/posts', { data: { title: 'Unrelated' } });
     await ok('PUT', '/settings', { logo: item.id });
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-    await context.addCookies([{ name: 'cms_session', value: cookie, url: origin }]);
-    const page = await context.newPage();
-    watchPage(page, problems);
+    const page = await signedInPage(
+      browser,
+      { origin, session: cookie, problems },
+      { viewport: { width: 1280, height: 900 } },
+    );
     await page.goto(`${origin}/_cms/admin/media`);
     await page.getByRole('heading', { level: 1, name: 'Media' }).waitFor();
     await page
@@ -140,7 +127,7 @@ describe.skipIf(!hasChromium)('media usage panel end to end (Chromium)', () => {
     // The link leads to the entry's editor.
     await links.filter({ hasText: 'Harbour at dawn' }).click();
     await page.waitForURL(`**/content/posts/${byField.item.id}`);
-    await context.close();
+    await page.context().close();
     expect(problems).toEqual([]);
   }, 60_000);
 });

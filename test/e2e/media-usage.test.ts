@@ -6,44 +6,38 @@
  * a failed step is retried once after the confirmation (a failed work item is
  * run again first). Screenshots land in test/e2e/screenshots/media-usage/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemActor } from '../../src/auth/actor.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
-import { CHROMIUM, hasChromium, launchChromium, type Site, startSite, watchPage } from '../helpers/browser.js';
+import {
+  describeWithChromium,
+  launchChromium,
+  type Site,
+  screenshotFromTop,
+  signedInPage,
+  startSite,
+  stopSite,
+} from '../helpers/browser.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots/media-usage');
 
-if (!hasChromium && process.env.CI) {
-  describe('media usage page end to end', () => {
-    it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
-      throw new Error(`${CHROMIUM} is missing`);
-    });
-  });
-}
-
-describe.skipIf(!hasChromium)('media usage page end to end (Chromium)', () => {
+describeWithChromium('media usage page end to end', () => {
   let site: Site;
   let browser: Browser;
   let cookie: string;
   const problems: string[] = [];
 
   async function open(viewport: { width: number; height: number }): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
-    await context.addCookies([{ name: 'cms_session', value: cookie, url: site.origin }]);
-    const page = await context.newPage();
-    watchPage(page, problems);
+    const page = await signedInPage(browser, { origin: site.origin, session: cookie, problems }, { viewport });
     await page.goto(`${site.origin}/_cms/admin/media-usage`);
     await page.getByRole('heading', { level: 1, name: 'Media usage' }).waitFor();
     return page;
   }
 
-  async function shot(page: Page, name: string) {
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  }
+  const shot = (page: Page, name: string) => screenshotFromTop(page, join(SHOTS, `${name}.png`));
 
   beforeAll(async () => {
     await ensureAdminBuilt();
@@ -69,8 +63,7 @@ describe.skipIf(!hasChromium)('media usage page end to end (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await site?.server.stop();
-    if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
+    await stopSite(site);
   });
 
   it('shows a fresh installation as active and repairs every collection to complete', async () => {

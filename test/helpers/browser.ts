@@ -1,8 +1,16 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type CDPSession, chromium, type Locator, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContextOptions,
+  type CDPSession,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { describe, it } from 'vitest';
 import type { ConfigInput } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
@@ -24,6 +32,22 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--host-resolver-rules=MAP localhost 127.0.0.1',
 ];
+
+/**
+ * A suite `<name> (Chromium)` of browser tests, skipped where Chromium is
+ * missing — except on CI, where a suite `<name>` fails instead and says what
+ * is missing.
+ */
+export function describeWithChromium(name: string, fn: () => void): void {
+  if (!hasChromium && process.env.CI) {
+    describe(name, () => {
+      it('needs Debian chromium at /usr/bin/chromium (.ci/run installs it)', () => {
+        throw new Error(`${CHROMIUM} is missing`);
+      });
+    });
+  }
+  describe.skipIf(!hasChromium)(`${name} (Chromium)`, fn);
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -47,6 +71,35 @@ export interface Site {
   dataDir: string;
   /** The service itself, for arranging data without the UI. */
   cms: Cms;
+}
+
+/** Stop a site startSite started and remove its data folder (nothing for one that never started). */
+export async function stopSite(site: Site | undefined): Promise<void> {
+  await site?.server.stop();
+  if (site?.dataDir) rmSync(site.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A page in a new browser context (British English, UTC unless `options`
+ * say otherwise) signed in to `origin` with the `cms_session` cookie
+ * `session`, its errors collected into `problems` (watchPage).
+ */
+export async function signedInPage(
+  browser: Browser,
+  { origin, session, problems }: { origin: string; session: string; problems: string[] },
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...options });
+  await context.addCookies([{ name: 'cms_session', value: session, url: origin }]);
+  const page = await context.newPage();
+  watchPage(page, problems);
+  return page;
+}
+
+/** A full-page screenshot from the top (a sticky header would otherwise sit over the middle). */
+export async function screenshotFromTop(page: Page, path: string): Promise<void> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path, fullPage: true });
 }
 
 /** The real service on a temporary SQLite database, listening on loopback with publicUrl = origin. */

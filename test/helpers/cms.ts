@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import { type ConfigInput, resolveConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
@@ -87,6 +87,13 @@ export async function call<T = any>(
     parsed = { raw: text };
   }
   return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** Call the REST API with `token` for set-up and checks: the answer must be a success (status < 300); its data. */
+export async function callOk(cms: Cms, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await call(cms, method, path, { token, body });
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body.data;
 }
 
 /**

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import type { ConfigInput } from '../../src/core/config.js';
 import type { DialectName } from '../../src/db/dialect.js';
+import type { Cms } from '../../src/index.js';
 import { type TestCms, testCms } from './cms.js';
 import { postgresAvailable } from './db.js';
 
@@ -160,8 +161,11 @@ export interface UploadOptions {
   headers?: Record<string, string>;
 }
 
+/** A service to upload to: a test service uploads as its first Admin unless `token` says otherwise. */
+type UploadCms = Cms & { adminToken?: string };
+
 /** `POST /media` (or another multipart route) as a browser sends it. */
-export async function upload(cms: TestCms, bytes: Buffer | string, options: UploadOptions = {}) {
+export async function upload(cms: UploadCms, bytes: Buffer | string, options: UploadOptions = {}) {
   const form = new FormData();
   for (const [k, v] of Object.entries(options.fields ?? {})) form.append(k, v);
   form.append(
@@ -189,7 +193,7 @@ export async function upload(cms: TestCms, bytes: Buffer | string, options: Uplo
 }
 
 /** Upload and expect a new item (201). */
-export async function uploaded(cms: TestCms, bytes: Buffer | string, options: UploadOptions = {}) {
+export async function uploaded(cms: UploadCms, bytes: Buffer | string, options: UploadOptions = {}) {
   const res = await upload(cms, bytes, options);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.item as any;

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { extract } from 'tar-stream';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { extract, pack } from 'tar-stream';
 import { expect } from 'vitest';
 import type { Cms } from '../../src/index.js';
 import { call } from './cms.js';
@@ -45,6 +47,30 @@ export async function untar(bytes: Buffer): Promise<Array<{ name: string; data: 
   });
   ex.end(bytes);
   await done;
+  return out;
+}
+
+/** A tar archive of these entries, in this order. */
+export async function tarOf(entries: Array<[name: string, data: Buffer]>): Promise<Buffer> {
+  const p = pack();
+  for (const [name, data] of entries) p.entry({ name }, data);
+  p.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of p) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Files anywhere under `dir` whose names match (a site's stored package files, say). */
+export function filesUnder(dir: string, name: RegExp): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d)) {
+      const p = join(d, entry);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.test(entry)) out.push(p);
+    }
+  };
+  walk(dir);
   return out;
 }
 

@@ -2,7 +2,7 @@
  * Site transfer (Admins with `transfer:export`): exports, their downloads and
  * the approvals MCP clients ask for, over the typed client (docs/transfer.md).
  */
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { paths } from '../../../src/client/schema.gen';
 import { api, type Schemas, unwrap } from './client';
 import { API_BASE, seg } from './http';
@@ -52,15 +52,31 @@ type DownloadPath = Extract<
  */
 export const downloadUrl = (path: DownloadPath, id: string) => API_BASE + path.replace('{id}', seg(id));
 
-/** Put a fresher copy of one export into the cached list (prepended when it is new). */
-export function patchExportList(queryClient: QueryClient, op: TransferExport): void {
-  queryClient.setQueryData<InfiniteData<ExportPage, string | undefined>>(transferKeys.exports, (data) => {
-    if (!data) return data;
-    const known = data.pages.some((p) => p.items.some((i) => i.id === op.id));
-    const pages = data.pages.map((p, index) => {
-      if (known) return { ...p, items: p.items.map((i) => (i.id === op.id ? op : i)) };
-      return index === 0 ? { ...p, items: [op, ...p.items] } : p;
-    });
-    return { ...data, pages };
-  });
+/**
+ * Put a fresher copy of one operation into a cached paged list: in place of
+ * the listed copy (where `replaces` says it is older), or prepended to the
+ * first page when the operation is new to the list.
+ */
+export function patchPagedList<T extends { id: string }>(
+  queryClient: QueryClient,
+  queryKey: QueryKey,
+  op: T,
+  replaces: (listed: T) => boolean = () => true,
+): void {
+  queryClient.setQueryData<InfiniteData<{ items: T[]; nextCursor: string | null }, string | undefined>>(
+    queryKey,
+    (data) => {
+      if (!data) return data;
+      const known = data.pages.some((p) => p.items.some((i) => i.id === op.id));
+      const pages = data.pages.map((p, index) => {
+        if (known) return { ...p, items: p.items.map((i) => (i.id === op.id && replaces(i) ? op : i)) };
+        return index === 0 ? { ...p, items: [op, ...p.items] } : p;
+      });
+      return { ...data, pages };
+    },
+  );
 }
+
+/** Put a fresher copy of one export into the cached list (prepended when it is new). */
+export const patchExportList = (queryClient: QueryClient, op: TransferExport) =>
+  patchPagedList(queryClient, transferKeys.exports, op);

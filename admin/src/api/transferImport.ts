@@ -4,11 +4,12 @@
  * cancel, abandon, and read plan and receipt — over the typed client, except
  * the file upload (below). docs/transfer.md, "Import".
  */
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { paths } from '../../../src/client/schema.gen';
 import { api, type Schemas, unwrap } from './client';
 import { ApiError, networkError, toApiError } from './errors';
 import { API_BASE, seg, withCsrfHeader } from './http';
+import { patchPagedList } from './transfer';
 
 export type TransferImport = Schemas['TransferImport'];
 export type ImportState = TransferImport['state'];
@@ -143,15 +144,6 @@ export function uploadImportFile(
   });
 }
 
-/** Put a fresher copy of one import into the cached list (prepended when it is new). */
-export function patchImportList(queryClient: QueryClient, op: TransferImport): void {
-  queryClient.setQueryData<InfiniteData<ImportPage, string | undefined>>(importKeys.list, (data) => {
-    if (!data) return data;
-    const known = data.pages.some((p) => p.items.some((i) => i.id === op.id));
-    const pages = data.pages.map((p, index) => {
-      if (known) return { ...p, items: p.items.map((i) => (i.id === op.id && i.updatedAt <= op.updatedAt ? op : i)) };
-      return index === 0 ? { ...p, items: [op, ...p.items] } : p;
-    });
-    return { ...data, pages };
-  });
-}
+/** Put a fresher copy of one import into the cached list (prepended when it is new; an older copy never replaces a newer one). */
+export const patchImportList = (queryClient: QueryClient, op: TransferImport) =>
+  patchPagedList(queryClient, importKeys.list, op, (listed) => listed.updatedAt <= op.updatedAt);

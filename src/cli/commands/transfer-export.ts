@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import { type CliContext, examples } from '../context.js';
 import { ApiError } from '../errors.js';
 import { byteSize, keyValues, shortTime } from '../format.js';
-import { positiveInt } from '../input.js';
 import type { Output } from '../io.js';
 import type { Target, TransferExport } from '../target/types.js';
 import { type Destination, destination, type SavedArchive, saveArchive } from '../transfer/archive.js';
-import { type ListOpts, listPages } from '../transfer/list.js';
+import { recordTotal } from '../transfer/counts.js';
+import { listCommand } from '../transfer/list.js';
 import { type Progress, progressOn } from '../transfer/progress.js';
+import { followSteps } from '../transfer/steps.js';
 
 /**
  * `cms transfer export | exports | download`: start an export and advance
@@ -16,23 +17,16 @@ import { type Progress, progressOn } from '../transfer/progress.js';
  * code drives the local services and a site's REST API.
  */
 
-/** Never wait longer than this between two steps, whatever the site says. */
-const MAX_WAIT_MS = 10_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const recordCount = (e: TransferExport) =>
-  e.totals ? Object.values(e.totals.records).reduce((a, b) => a + b, 0) : e.progress.done;
+const recordCount = (e: TransferExport) => (e.totals ? recordTotal(e.totals.records) : e.progress.done);
 
 /** Advance a running export until the site says there is nothing left to do. */
 export async function runExport(target: Target, started: TransferExport, progress: Progress): Promise<TransferExport> {
-  let op = started;
-  while (op.nextRequestInMs !== null) {
-    if (op.nextRequestInMs > 0) await sleep(Math.min(op.nextRequestInMs, MAX_WAIT_MS));
-    op = await target.transfer.exports.advance(op.id);
-    const { done, total, bytesDone } = op.progress;
-    progress.tick(`Exporting: ${done}/${total} records${bytesDone ? `, ${byteSize(bytesDone)}` : ''}`);
-  }
+  const op = await followSteps(
+    started,
+    (id) => target.transfer.exports.advance(id),
+    ({ progress: { done, total, bytesDone } }) =>
+      progress.tick(`Exporting: ${done}/${total} records${bytesDone ? `, ${byteSize(bytesDone)}` : ''}`),
+  );
   if (op.state !== 'complete') {
     throw new ApiError(op.error?.code ?? 'EXPORT_FAILED', op.error?.message ?? `The export ended ${op.state}`, {
       exportId: op.id,
@@ -88,16 +82,6 @@ const exportRow = (e: TransferExport) => [
   e.totals ? byteSize(e.totals.files.bytes) : '—',
 ];
 
-/** One page, or with --all every page (progress on stderr, JSON streamed item by item). */
-const listExports = (target: Target, out: Output, opts: ListOpts) =>
-  listPages(out, opts, {
-    page: (params) => target.transfer.exports.list(params),
-    headers: ['ID', 'STATE', 'CREATED', 'RECORDS', 'FILES', 'BYTES'],
-    row: exportRow,
-    noun: 'exports',
-    empty: 'No exports yet: start one with cms transfer export.',
-  });
-
 const OUT_HELP = 'write the archive here (a folder gets site-<export ID>.tar; "-": stdout)';
 
 export function transferExportCommands(transfer: Command, ctx: CliContext): void {
@@ -132,16 +116,15 @@ export function transferExportCommands(transfer: Command, ctx: CliContext): void
   );
 
   examples(
-    transfer
-      .command('exports')
-      .description('List exports (newest first): state, records, package files and bytes')
-      .option('--limit <n>', 'exports per page (1 to 100, default 50)', positiveInt('--limit'))
-      .option('--cursor <cursor>', 'continue after the nextCursor of a previous page')
-      .option('--all', 'every page (progress on stderr)')
-      .option('--json', 'print JSON: { items, nextCursor? }')
-      .action(async (opts: ListOpts, cmd: Command) => {
-        await ctx.withTarget(cmd, 'system', (target, out) => listExports(target, out, opts));
-      }),
+    listCommand(transfer, ctx, {
+      name: 'exports',
+      description: 'List exports (newest first): state, records, package files and bytes',
+      page: (target, params) => target.transfer.exports.list(params),
+      headers: ['ID', 'STATE', 'CREATED', 'RECORDS', 'FILES', 'BYTES'],
+      row: exportRow,
+      noun: 'exports',
+      empty: 'No exports yet: start one with cms transfer export.',
+    }),
     ['cms transfer exports', 'cms --remote transfer exports --all --json'],
   );
 

@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { type CliContext, collect, examples } from '../context.js';
 import { CliError } from '../errors.js';
-import { positiveInt } from '../input.js';
 import type { Output } from '../io.js';
 import type { Target, TransferImport, TransferImportPlan, TransferImportReceipt } from '../target/types.js';
+import { plural } from '../transfer/counts.js';
 import {
   advanceImport,
   analyzeImport,
@@ -14,7 +14,7 @@ import {
   resolveDecisions,
 } from '../transfer/import-run.js';
 import { blockerLines, IMPORT_HEADERS, importRow, planText, receiptText, statusText } from '../transfer/import-view.js';
-import { type ListOpts, listPages } from '../transfer/list.js';
+import { listCommand } from '../transfer/list.js';
 import { type Progress, progressOn } from '../transfer/progress.js';
 import { archiveFile, uploadArchive } from '../transfer/upload.js';
 
@@ -80,7 +80,7 @@ async function runImport(ctx: CliContext, target: Target, out: Output, file: str
     if (!plan.executable) {
       report(op);
       throw new CliError(
-        `The plan has ${plan.blockers.total} blocker${plan.blockers.total === 1 ? '' : 's'}; nothing was imported:\n${blockerLines(plan)}`,
+        `The plan has ${plural(plan.blockers.total, 'blocker')}; nothing was imported:\n${blockerLines(plan)}`,
       );
     }
     if (opts.planOnly) {
@@ -140,6 +140,10 @@ function decisionOptions(cmd: Command): Command {
     .option('--no-keep-tagline', "take the package's tagline again (undoes --keep-tagline)");
 }
 
+/** `cms transfer NAME <import-id>`: a command about one import. */
+const importCommand = (transfer: Command, name: string, description: string) =>
+  transfer.command(name).description(description).argument('<import-id>', 'the import (see cms transfer imports)');
+
 function showImport(out: Output, op: TransferImport, json?: boolean): void {
   if (json) out.json(op);
   else out.line(statusText(op));
@@ -174,32 +178,24 @@ export function transferImportCommands(transfer: Command, ctx: CliContext): void
   );
 
   examples(
-    transfer
-      .command('imports')
-      .description('List imports (newest first): state, uploaded files and bytes, the plan')
-      .option('--limit <n>', 'imports per page (1 to 100, default 50)', positiveInt('--limit'))
-      .option('--cursor <cursor>', 'continue after the nextCursor of a previous page')
-      .option('--all', 'every page (progress on stderr)')
-      .option('--json', 'print JSON: { items, nextCursor? }')
-      .action(async (opts: ListOpts, cmd: Command) => {
-        await ctx.withTarget(cmd, 'system', (target, out) =>
-          listPages(out, opts, {
-            page: (params) => target.transfer.imports.list(params),
-            headers: IMPORT_HEADERS,
-            row: importRow,
-            noun: 'imports',
-            empty: 'No imports yet: start one with cms transfer import ARCHIVE.',
-          }),
-        );
-      }),
+    listCommand(transfer, ctx, {
+      name: 'imports',
+      description: 'List imports (newest first): state, uploaded files and bytes, the plan',
+      page: (target, params) => target.transfer.imports.list(params),
+      headers: IMPORT_HEADERS,
+      row: importRow,
+      noun: 'imports',
+      empty: 'No imports yet: start one with cms transfer import ARCHIVE.',
+    }),
     ['cms transfer imports', 'cms --remote transfer imports --all --json'],
   );
 
   examples(
-    transfer
-      .command('import-status')
-      .description('One import: state, files, plan headline, whether it holds the site, and what to do next')
-      .argument('<import-id>', 'the import (see cms transfer imports)')
+    importCommand(
+      transfer,
+      'import-status',
+      'One import: state, files, plan headline, whether it holds the site, and what to do next',
+    )
       .option('--json', 'print JSON: the import as the API gives it')
       .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
         await ctx.withTarget(cmd, 'system', async (target, out) =>
@@ -214,10 +210,11 @@ export function transferImportCommands(transfer: Command, ctx: CliContext): void
 
   examples(
     decisionOptions(
-      transfer
-        .command('plan')
-        .description("An analysed import's plan; --map, --create and --keep-* change its decisions (a new plan digest)")
-        .argument('<import-id>', 'the import (see cms transfer imports)'),
+      importCommand(
+        transfer,
+        'plan',
+        "An analysed import's plan; --map, --create and --keep-* change its decisions (a new plan digest)",
+      ),
     )
       .option('--json', 'print JSON: the plan as the API gives it')
       .action(async (id: string, opts: DecisionOptions & { json?: boolean }, cmd: Command) => {
@@ -236,10 +233,11 @@ export function transferImportCommands(transfer: Command, ctx: CliContext): void
   );
 
   examples(
-    transfer
-      .command('receipt')
-      .description('The receipt of a complete import: what was written, mapped and left out, with its digest')
-      .argument('<import-id>', 'the import (see cms transfer imports)')
+    importCommand(
+      transfer,
+      'receipt',
+      'The receipt of a complete import: what was written, mapped and left out, with its digest',
+    )
       .option('--json', 'print JSON: the receipt as the API gives it')
       .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
         await ctx.withTarget(cmd, 'system', async (target, out) => {
@@ -255,10 +253,11 @@ export function transferImportCommands(transfer: Command, ctx: CliContext): void
   );
 
   examples(
-    transfer
-      .command('cancel')
-      .description('Cancel an import; one that began writing keeps its hold on the site until it is abandoned')
-      .argument('<import-id>', 'the import (see cms transfer imports)')
+    importCommand(
+      transfer,
+      'cancel',
+      'Cancel an import; one that began writing keeps its hold on the site until it is abandoned',
+    )
       .option('--json', 'print JSON: the import as the API gives it')
       .action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
         await ctx.withTarget(cmd, 'system', async (target, out) => {
@@ -271,12 +270,11 @@ export function transferImportCommands(transfer: Command, ctx: CliContext): void
   );
 
   examples(
-    transfer
-      .command('abandon')
-      .description(
-        'Abandon a failed or cancelled import: undo what it wrote, remove its uploads and open the site to writes again (needs --yes, or a "yes" on a terminal)',
-      )
-      .argument('<import-id>', 'the import (see cms transfer imports)')
+    importCommand(
+      transfer,
+      'abandon',
+      'Abandon a failed or cancelled import: undo what it wrote, remove its uploads and open the site to writes again (needs --yes, or a "yes" on a terminal)',
+    )
       .option('--yes', 'abandon without asking')
       .option('--json', 'print JSON: the import as the API gives it')
       .action(async (id: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {

@@ -1,6 +1,8 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { ImportDecisions, Target, TransferImport, TransferImportPlan } from '../target/types.js';
+import { plural } from './counts.js';
 import type { Progress } from './progress.js';
+import { followSteps } from './steps.js';
 
 /**
  * Driving an import on the site as it asks (`nextRequestInMs`): the
@@ -9,22 +11,16 @@ import type { Progress } from './progress.js';
  * line, turned into the API's.
  */
 
-/** Never wait longer than this between two steps, whatever the site says. */
-const MAX_WAIT_MS = 10_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Analyse until the import has a plan (on a planned import: plan again against the site as it is now). */
 export async function analyzeImport(target: Target, started: TransferImport, progress: Progress) {
   const imports = target.transfer.imports;
   progress.step(`Analysing import ${started.id} …`);
-  let op = await imports.analyze(started.id);
   let steps = 1;
-  while (op.nextRequestInMs !== null) {
-    if (op.nextRequestInMs > 0) await sleep(Math.min(op.nextRequestInMs, MAX_WAIT_MS));
-    op = await imports.analyze(op.id);
-    progress.tick(`Analysing: step ${++steps}`);
-  }
+  const op = await followSteps(
+    await imports.analyze(started.id),
+    (id) => imports.analyze(id),
+    () => progress.tick(`Analysing: step ${++steps}`),
+  );
   if (op.state !== 'planned') {
     throw new ApiError(op.error?.code ?? 'ANALYSIS_FAILED', op.error?.message ?? `The analysis ended ${op.state}`, {
       importId: op.id,
@@ -46,15 +42,13 @@ const recordsDone = (op: TransferImport) => op.progress.records ?? op.progress.d
 
 /** Advance an executing import until the site says there is nothing left to do. */
 export async function advanceImport(target: Target, started: TransferImport, progress: Progress) {
-  let op = started;
-  while (op.nextRequestInMs !== null) {
-    if (op.nextRequestInMs > 0) await sleep(Math.min(op.nextRequestInMs, MAX_WAIT_MS));
-    op = await target.transfer.imports.advance(op.id);
-    progress.tick(`Importing: ${recordsDone(op)}/${op.progress.total} records`);
-  }
+  const op = await followSteps(
+    started,
+    (id) => target.transfer.imports.advance(id),
+    (at) => progress.tick(`Importing: ${recordsDone(at)}/${at.progress.total} records`),
+  );
   if (op.state !== 'complete') throw new ImportEnded(op);
-  const n = recordsDone(op);
-  progress.step(`Import ${op.id} complete: ${n} record${n === 1 ? '' : 's'} written`);
+  progress.step(`Import ${op.id} complete: ${plural(recordsDone(op), 'record')} written`);
   return op;
 }
 

@@ -1,6 +1,7 @@
 import { ROLE_NAMES, type RoleLevel } from '../../auth/roles.js';
 import { byteSize, keyValues, printable, shortTime, table } from '../format.js';
 import type { TransferImport, TransferImportPlan, TransferImportReceipt } from '../target/types.js';
+import { plural, recordTotal } from './counts.js';
 
 /**
  * How people see an import, its plan and its receipt (scripts use --json,
@@ -8,13 +9,10 @@ import type { TransferImport, TransferImportPlan, TransferImportReceipt } from '
  * titles, messages) passes through `printable` like every stored text.
  */
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** `8: settings 1, users 2, …` (kinds in the package's order). */
 function byKind(counts: Record<string, number>): string {
   const entries = Object.entries(counts).filter(([, n]) => n > 0);
-  const total = entries.reduce((a, [, n]) => a + n, 0);
-  return entries.length ? `${total}: ${entries.map(([k, n]) => `${k} ${n}`).join(', ')}` : 'none';
+  return entries.length ? `${recordTotal(counts)}: ${entries.map(([k, n]) => `${k} ${n}`).join(', ')}` : 'none';
 }
 
 const quoted = (text: string | null) => (text === null ? 'none' : JSON.stringify(text));
@@ -108,7 +106,7 @@ const asItems = (value: unknown): Item[] =>
 
 /** The receipt: what was written, left out and mapped. */
 export function receiptText(r: TransferImportReceipt): string {
-  const dropped = Object.values(r.dropped).reduce((a, b) => a + b, 0);
+  const dropped = recordTotal(r.dropped);
   const head = keyValues([
     ['import', `${r.importId} complete`],
     ['records', `${byKind(r.records)} written`],

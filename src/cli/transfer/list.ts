@@ -1,5 +1,9 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
 import { table } from '../format.js';
+import { positiveInt } from '../input.js';
 import type { Output } from '../io.js';
+import type { Target } from '../target/types.js';
 
 /** Paging options of the transfer lists (`cms transfer exports`, `cms transfer imports`). */
 export interface ListOpts {
@@ -50,4 +54,27 @@ export async function listPages<T>(out: Output, opts: ListOpts, listing: Listing
   if (opts.json) out.io.stdout.write(`${count ? '\n' : ''}]}\n`);
   else if (rows.length) out.line(table(listing.headers, rows));
   else out.note(listing.empty);
+}
+
+/** A list command: its name and description, and what it lists from a target. */
+export interface ListCommand<T> extends Omit<Listing<T>, 'page'> {
+  name: string;
+  description: string;
+  page(target: Target, params: { limit?: number; cursor?: string }): Promise<{ items: T[]; nextCursor: string | null }>;
+}
+
+/** `cms transfer NAME [--limit N] [--cursor C] [--all] [--json]`: one page, or every page, of what `spec` lists. */
+export function listCommand<T>(parent: Command, ctx: CliContext, spec: ListCommand<T>): Command {
+  return parent
+    .command(spec.name)
+    .description(spec.description)
+    .option('--limit <n>', `${spec.noun} per page (1 to 100, default 50)`, positiveInt('--limit'))
+    .option('--cursor <cursor>', 'continue after the nextCursor of a previous page')
+    .option('--all', 'every page (progress on stderr)')
+    .option('--json', 'print JSON: { items, nextCursor? }')
+    .action(async (opts: ListOpts, cmd: Command) => {
+      await ctx.withTarget(cmd, 'system', (target, out) =>
+        listPages(out, opts, { ...spec, page: (params) => spec.page(target, params) }),
+      );
+    });
 }

@@ -43,17 +43,26 @@ const DERIVED_BY_COLLECTION = [
 export function rollbackOps(deps: TransferDeps) {
   const { ctx, storage, schema } = deps;
 
-  /** Record files of the import, last first. */
-  async function recordFiles(operationId: string): Promise<FileRow[]> {
-    const rows = await ctx.db
+  /** Record files the import wrote (those up to its position), last first. */
+  async function recordFiles(operationId: string, position: number): Promise<FileRow[]> {
+    return ctx.db
       .selectFrom('_cms_transfer_files')
       .selectAll()
       .where('operation_id', '=', operationId)
       .where('kind', '!=', MEDIA_FILE_KIND)
-      .where('storage_key', 'is not', null)
+      .where('position', '<=', position)
       .orderBy('position', 'desc')
       .execute();
-    return rows;
+  }
+
+  /**
+   * The records of a written file; null when storage has lost it, and then the
+   * kind's table is emptied instead (it was empty before the import, and the
+   * hold kept other writers out but for a moment at its start).
+   */
+  async function* recordsOf(f: FileRow): AsyncGenerator<Record<string, unknown>> {
+    if (!f.storage_key || !(await storage.head(f.storage_key))) throw new LostFile();
+    yield* readRecords(storage, f);
   }
 
   async function deleteKeys(trx: Kdb, table: string, key: readonly string[], rows: Record<string, unknown>[]) {
@@ -66,30 +75,43 @@ export function rollbackOps(deps: TransferDeps) {
   }
 
   async function rollback(operationId: string, cursor: ExecuteCursor): Promise<void> {
-    const files = await recordFiles(operationId);
-    const collectionIds: string[] = [];
+    const files = await recordFiles(operationId, cursor.position);
+    let collectionIds: string[] | null = [];
     for (const f of files.filter((x) => x.kind === 'collections')) {
-      for await (const r of readRecords(storage, f)) collectionIds.push(String(r.id));
+      try {
+        for await (const r of recordsOf(f)) collectionIds?.push(String(r.id));
+      } catch (err) {
+        if (!(err instanceof LostFile)) throw err;
+        collectionIds = null;
+      }
     }
     const mediaKeys: string[] = [];
     await ctx.db.transaction().execute(async (trx) => {
       const before = await schema.cache.fresh(trx);
-      const imported = collectionIds.flatMap((id) => {
-        const c = before.collectionsById.get(id);
-        return c ? [c] : [];
-      });
+      const imported =
+        collectionIds === null
+          ? [...before.collections.values()]
+          : collectionIds.flatMap((id) => {
+              const c = before.collectionsById.get(id);
+              return c ? [c] : [];
+            });
       for (const f of files) {
         const k = recordKind(f.kind);
         if (!k || SPECIAL.has(f.kind)) continue;
         let batch: Record<string, unknown>[] = [];
-        for await (const r of readRecords(storage, f)) {
-          batch.push(r);
-          if (batch.length >= DELETE_ROWS * 5) {
-            await remove(trx, k.kind, k.table, k.key, batch);
-            batch = [];
+        try {
+          for await (const r of recordsOf(f)) {
+            batch.push(r);
+            if (batch.length >= DELETE_ROWS * 5) {
+              await remove(trx, k.kind, k.table, k.key, batch);
+              batch = [];
+            }
           }
+          if (batch.length) await remove(trx, k.kind, k.table, k.key, batch);
+        } catch (err) {
+          if (!(err instanceof LostFile)) throw err;
+          await emptyKind(trx, k.kind, k.table);
         }
-        if (batch.length) await remove(trx, k.kind, k.table, k.key, batch);
       }
       if (imported.length) {
         const ids = imported.map((c) => c.id);
@@ -139,6 +161,15 @@ export function rollbackOps(deps: TransferDeps) {
     await ctx.bus.publish('schema');
     for (const key of mediaKeys) await storage.delete(key);
 
+    /** A kind whose written file storage lost: every row of its table goes (media with their objects). */
+    async function emptyKind(trx: Kdb, kind: string, table: string) {
+      if (kind === 'media') {
+        const stored = await trx.selectFrom('_cms_media').select('storage_key').execute();
+        mediaKeys.push(...stored.map((r) => r.storage_key));
+      }
+      await sql`delete from ${sql.table(table)}`.execute(trx);
+    }
+
     /** Delete a batch of one kind's records by key; media rows remember their stored objects first. */
     async function remove(
       trx: Kdb,
@@ -158,3 +189,6 @@ export function rollbackOps(deps: TransferDeps) {
 
   return { rollback };
 }
+
+/** A record file the import wrote that storage no longer has. */
+class LostFile extends Error {}

@@ -1,12 +1,13 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { type ComponentProps, useEffect, useState } from 'react';
 import type { Me } from '../../api/auth';
 import { decideApproval, listApprovals, type TransferApproval, transferKeys } from '../../api/transfer';
 import { Button } from '../../components/Button';
-import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
+import { ErrorMessage, Notice } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
+import { Fact, ItemRow, PagedList, StateBadge, useCursorPages } from './TransferParts';
 import { ACTION_TEXT, APPROVAL_STATE, relativeTime } from './words';
 
 /** Requests that may still change on their own (used, expired) or need a decision. */
@@ -18,13 +19,9 @@ const open = (a: TransferApproval) => a.state === 'pending' || a.state === 'appr
  * asks, the administrator switches to the admin).
  */
 export function useApprovals() {
-  return useInfiniteQuery({
-    queryKey: transferKeys.approvals,
-    queryFn: ({ pageParam }) => listApprovals(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor,
+  return useCursorPages(transferKeys.approvals, listApprovals, {
     refetchOnWindowFocus: true,
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some(open)) ? 5_000 : 30_000),
+    refetchInterval: (loaded) => (loaded.some(open) ? 5_000 : 30_000),
   });
 }
 
@@ -42,7 +39,6 @@ function useNow(ms: number): number {
 export function ApprovalsPanel({ me }: { me: Me }) {
   const approvals = useApprovals();
   const now = useNow(15_000);
-  const items = approvals.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Section
       id="transfer-approvals"
@@ -67,23 +63,12 @@ export function ApprovalsPanel({ me }: { me: Me }) {
         </Button>
         <span className="small muted">Updates on its own while requests are open.</span>
       </div>
-      {approvals.isPending ? <Spinner /> : null}
-      <ErrorMessage error={approvals.error} />
-      {approvals.isSuccess && !items.length ? <p className="empty">No requests yet.</p> : null}
-      {items.length ? (
-        <ul className="transfer-list" aria-label="Approval requests">
-          {items.map((item) => (
-            <ApprovalRow key={item.id} item={item} me={me} now={now} />
-          ))}
-        </ul>
-      ) : null}
-      {approvals.hasNextPage ? (
-        <div className="actions transfer-more">
-          <Button onClick={() => approvals.fetchNextPage()} busy={approvals.isFetchingNextPage} busyLabel="Loading…">
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <PagedList
+        pages={approvals}
+        label="Approval requests"
+        empty="No requests yet."
+        row={(item) => <ApprovalRow key={item.id} item={item} me={me} now={now} />}
+      />
     </Section>
   );
 }
@@ -107,58 +92,61 @@ function ApprovalRow({ item, me, now }: { item: TransferApproval; me: Me; now: n
   const action = ACTION_TEXT[item.action] ?? { title: item.action, verb: item.action };
   const user = item.user.name ?? 'a user without a name';
   const token = item.tokenName ? `“${item.tokenName}”` : 'a token that no longer exists';
-  const titleId = `approval-${item.id}-title`;
   const consentId = `approval-${item.id}-consent`;
   const words = argumentsText(item);
   const decidedBy = item.decidedBy === me.user.id ? 'by you' : item.decidedBy ? 'by another administrator' : '';
+  const decideButton = (
+    decision: 'approve' | 'deny',
+    label: string,
+    busyLabel: string,
+    props: ComponentProps<typeof Button> = {},
+  ) => (
+    <Button
+      size="small"
+      busy={decide.isPending && decide.variables === decision}
+      busyLabel={busyLabel}
+      disabled={decide.isPending}
+      onClick={() => decide.mutate(decision)}
+      {...props}
+    >
+      {label}
+    </Button>
+  );
 
   return (
-    <li className="transfer-item" aria-labelledby={titleId} data-testid="approval-row" data-state={item.state}>
-      <div className="transfer-item__head">
-        <h3 className="transfer-item__title" id={titleId}>
+    <ItemRow
+      id={`approval-${item.id}-title`}
+      testId="approval-row"
+      state={item.state}
+      title={
+        <>
           {action.title}
           <span className="visually-hidden">, asked by {user}</span>
-        </h3>
-        <span className={`pill pill--${state.tone}`}>{state.label}</span>
-      </div>
+        </>
+      }
+      badges={<StateBadge state={item.state} words={APPROVAL_STATE} />}
+    >
       <p>
         Asked by <strong>{user}</strong> with the token <strong>{token}</strong>.{' '}
         <span className="muted">{state.text}</span>
       </p>
       <dl className="transfer-facts">
-        <div>
-          <dt>Arguments</dt>
-          <dd>
-            <code className="code">{JSON.stringify(item.arguments)}</code>
-            {words ? <span className="muted"> ({words})</span> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Asked</dt>
-          <dd>{formatDateTime(item.createdAt)}</dd>
-        </div>
+        <Fact term="Arguments">
+          <code className="code">{JSON.stringify(item.arguments)}</code>
+          {words ? <span className="muted"> ({words})</span> : null}
+        </Fact>
+        <Fact term="Asked">{formatDateTime(item.createdAt)}</Fact>
         {item.decidedAt ? (
-          <div>
-            <dt>{item.state === 'denied' ? 'Denied' : 'Approved'}</dt>
-            <dd>
-              {formatDateTime(item.decidedAt)} {decidedBy}
-            </dd>
-          </div>
+          <Fact term={item.state === 'denied' ? 'Denied' : 'Approved'}>
+            {formatDateTime(item.decidedAt)} {decidedBy}
+          </Fact>
         ) : null}
-        {item.usedAt ? (
-          <div>
-            <dt>Used</dt>
-            <dd>{formatDateTime(item.usedAt)}</dd>
-          </div>
-        ) : null}
+        {item.usedAt ? <Fact term="Used">{formatDateTime(item.usedAt)}</Fact> : null}
         {item.state === 'used' || item.state === 'denied' ? null : (
-          <div>
-            <dt>{item.state === 'expired' ? 'Expired' : 'Expires'}</dt>
-            <dd>
-              {formatDateTime(item.expiresAt)}
-              {open(item) ? <span className="muted"> ({relativeTime(item.expiresAt, now)})</span> : null}
-            </dd>
-          </div>
+          <Fact term={item.state === 'expired' ? 'Expired' : 'Expires'}>
+            {formatDateTime(item.expiresAt)}
+            {open(item) ? <span className="muted"> ({relativeTime(item.expiresAt, now)})</span> : null}
+          </Fact>
         )}
       </dl>
       {item.operationId ? (
@@ -183,26 +171,8 @@ function ApprovalRow({ item, me, now }: { item: TransferApproval; me: Me; now: n
             {words ? `, ${words}` : ''}.
           </p>
           <div className="actions">
-            <Button
-              variant="primary"
-              size="small"
-              aria-describedby={consentId}
-              busy={decide.isPending && decide.variables === 'approve'}
-              busyLabel="Approving…"
-              disabled={decide.isPending}
-              onClick={() => decide.mutate('approve')}
-            >
-              Approve
-            </Button>
-            <Button
-              size="small"
-              busy={decide.isPending && decide.variables === 'deny'}
-              busyLabel="Denying…"
-              disabled={decide.isPending}
-              onClick={() => decide.mutate('deny')}
-            >
-              Deny
-            </Button>
+            {decideButton('approve', 'Approve', 'Approving…', { variant: 'primary', 'aria-describedby': consentId })}
+            {decideButton('deny', 'Deny', 'Denying…')}
           </div>
         </>
       ) : null}
@@ -214,6 +184,6 @@ function ApprovalRow({ item, me, now }: { item: TransferApproval; me: Me; now: n
         </Notice>
       ) : null}
       <ErrorMessage error={decide.error} />
-    </li>
+    </ItemRow>
   );
 }

@@ -1,15 +1,15 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { listExports, transferKeys } from '../../api/transfer';
 import { Button } from '../../components/Button';
-import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
+import { ErrorMessage, Notice } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
 import { formatBytes } from '../../lib/media';
 import { announcement, ExportProgress } from './ExportProgress';
 import { Downloads, ExportFailure, ExportRow } from './ExportRow';
+import { MayLeave, PagedList, useCursorPages } from './TransferParts';
 import type { ExportRunner } from './useExportRunner';
-import { formatCount, plural } from './words';
+import { formatCount, plural, recordTotal } from './words';
 
 /** Start an export and follow the one this page runs. */
 export function ExportPanel({ runner }: { runner: ExportRunner }) {
@@ -58,9 +58,7 @@ export function ExportPanel({ runner }: { runner: ExportRunner }) {
           {op.state === 'running' ? (
             <>
               <ExportProgress op={op} label="Export progress" />
-              <p className="small muted">
-                You may leave this page: the server finishes the export on its own, and it stays listed below.
-              </p>
+              <MayLeave what="export" />
               {runner.running ? null : (
                 <div className="actions">
                   <Button size="small" variant="primary" onClick={() => runner.drive(op)}>
@@ -76,7 +74,7 @@ export function ExportPanel({ runner }: { runner: ExportRunner }) {
               <Notice tone="success">
                 Export complete
                 {op.totals
-                  ? `: ${formatCount(Object.values(op.totals.records).reduce((a, b) => a + b, 0))} records, ${plural(op.totals.media.count, 'media file')}, ${formatBytes(op.totals.files.bytes)} in all.`
+                  ? `: ${formatCount(recordTotal(op.totals.records))} records, ${plural(op.totals.media.count, 'media file')}, ${formatBytes(op.totals.files.bytes)} in all.`
                   : '.'}
               </Notice>
               <Downloads op={op} primary />
@@ -92,45 +90,30 @@ export function ExportPanel({ runner }: { runner: ExportRunner }) {
 export function ExportList({ runner }: { runner: ExportRunner }) {
   const busy = runner.starting || runner.running;
   const driven = runner.running ? runner.current?.id : undefined;
-  const pages = useInfiniteQuery({
-    queryKey: transferKeys.exports,
-    queryFn: ({ pageParam }) => listExports(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor,
+  const pages = useCursorPages(transferKeys.exports, listExports, {
     // While an export runs that this page is not driving, the server's worker moves it on: follow it.
-    refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.items.some((i) => i.state === 'running' && i.id !== driven)) ? 2_000 : false,
+    refetchInterval: (loaded) => (loaded.some((i) => i.state === 'running' && i.id !== driven) ? 2_000 : false),
   });
-  const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Section
       id="transfer-exports"
       title="Exports"
       description="Newest first. A complete export stays downloadable: the archive holds manifest.json and every file it lists. The package digest (the SHA-256 of manifest.json) names a package exactly, so a copy can be checked against it."
     >
-      {pages.isPending ? <Spinner /> : null}
-      <ErrorMessage error={pages.error} />
-      {pages.isSuccess && !items.length ? <p className="empty">No exports yet.</p> : null}
-      {items.length ? (
-        <ul className="transfer-list" aria-label="Exports">
-          {items.map((item) => (
-            <ExportRow
-              key={item.id}
-              op={item}
-              driving={item.id === driven}
-              canContinue={!busy}
-              onContinue={() => runner.drive(item)}
-            />
-          ))}
-        </ul>
-      ) : null}
-      {pages.hasNextPage ? (
-        <div className="actions transfer-more">
-          <Button onClick={() => pages.fetchNextPage()} busy={pages.isFetchingNextPage} busyLabel="Loading…">
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <PagedList
+        pages={pages}
+        label="Exports"
+        empty="No exports yet."
+        row={(item) => (
+          <ExportRow
+            key={item.id}
+            op={item}
+            driving={item.id === driven}
+            canContinue={!busy}
+            onContinue={() => runner.drive(item)}
+          />
+        )}
+      />
     </Section>
   );
 }

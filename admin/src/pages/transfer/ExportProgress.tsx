@@ -1,12 +1,10 @@
 import type { TransferExport } from '../../api/transfer';
 import { formatBytes } from '../../lib/media';
-import { formatCount } from './words';
+import { formatCount, percent, quarterOf } from './words';
 
 /** Whole percent of the records written (a site with nothing to write is done at once). */
 export function percentOf(op: TransferExport): number {
-  if (op.state === 'complete') return 100;
-  const { done, total } = op.progress;
-  return total > 0 ? Math.min(100, Math.floor((done * 100) / total)) : 0;
+  return op.state === 'complete' ? 100 : percent(op.progress.done, op.progress.total);
 }
 
 /** Records written of the records the site held when the export began, and the bytes so far. */
@@ -39,6 +37,6 @@ export function announcement(op: TransferExport | null, starting: boolean): stri
   if (op.state === 'failed') {
     return `Export failed${op.error ? `: ${op.error.code}, ${op.error.message}` : '.'}`;
   }
-  const quarter = Math.floor(percentOf(op) / 25) * 25;
+  const quarter = quarterOf(percentOf(op));
   return quarter === 0 ? 'Export running.' : `Export running: ${quarter}% of the records written.`;
 }

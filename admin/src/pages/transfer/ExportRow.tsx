@@ -1,16 +1,15 @@
 import { downloadUrl, type TransferExport } from '../../api/transfer';
-import { Button } from '../../components/Button';
 import { CopyField } from '../../components/CopyField';
 import { formatDateTime } from '../../lib/format';
 import { formatBytes } from '../../lib/media';
 import { ExportProgress } from './ExportProgress';
-import { EXPORT_STATE, formatCount, KIND_TEXT, plural } from './words';
+import { ByKind, ContinueInBackground, EndedWith, Fact, ItemRow, OperationId, StateBadge } from './TransferParts';
+import { EXPORT_STATE, formatCount, plural, recordTotal } from './words';
 
 type Totals = NonNullable<TransferExport['totals']>;
 
 export function ExportState({ state }: { state: string }) {
-  const s = EXPORT_STATE[state] ?? { label: state, tone: 'plain' };
-  return <span className={`pill pill--${s.tone}`}>{s.label}</span>;
+  return <StateBadge state={state} words={EXPORT_STATE} />;
 }
 
 /** The failure of an export: its stable code and the service's message. */
@@ -19,14 +18,7 @@ export function ExportFailure({ op }: { op: TransferExport }) {
     <div className="alert alert--error">
       <p>
         The export failed
-        {op.error ? (
-          <>
-            {' '}
-            with <code className="code">{op.error.code}</code>: {op.error.message}
-          </>
-        ) : (
-          '.'
-        )}
+        <EndedWith error={op.error} />
       </p>
       <p className="small">Nothing of it can be downloaded. Start a new export once the cause is fixed.</p>
     </div>
@@ -58,49 +50,24 @@ export function Downloads({ op, primary = false }: { op: TransferExport; primary
   );
 }
 
-const recordsIn = (totals: Totals) => Object.values(totals.records).reduce((a, b) => a + b, 0);
-
 export function TotalsFacts({ totals }: { totals: Totals }) {
-  const kinds = Object.entries(totals.records).filter(([, n]) => n > 0);
   return (
     <>
       <dl className="transfer-facts">
-        <div>
-          <dt>Records</dt>
-          <dd>{formatCount(recordsIn(totals))}</dd>
-        </div>
-        <div>
-          <dt>Media</dt>
-          <dd>
-            {plural(totals.media.count, 'item')} · {formatBytes(totals.media.bytes)}
-          </dd>
-        </div>
-        <div>
-          <dt>Package</dt>
-          <dd>
-            {plural(totals.files.count, 'file')} · {formatBytes(totals.files.bytes)}
-          </dd>
-        </div>
+        <Fact term="Records">{formatCount(recordTotal(totals.records))}</Fact>
+        <Fact term="Media">
+          {plural(totals.media.count, 'item')} · {formatBytes(totals.media.bytes)}
+        </Fact>
+        <Fact term="Package">
+          {plural(totals.files.count, 'file')} · {formatBytes(totals.files.bytes)}
+        </Fact>
         {totals.skippedMedia > 0 ? (
-          <div className="transfer-facts__warn">
-            <dt>Skipped media</dt>
-            <dd>{plural(totals.skippedMedia, 'item')} (storage had lost the bytes)</dd>
-          </div>
+          <Fact term="Skipped media" className="transfer-facts__warn">
+            {plural(totals.skippedMedia, 'item')} (storage had lost the bytes)
+          </Fact>
         ) : null}
       </dl>
-      {kinds.length ? (
-        <details className="transfer-kinds">
-          <summary>Records by kind</summary>
-          <dl>
-            {kinds.map(([kind, n]) => (
-              <div key={kind}>
-                <dt>{KIND_TEXT[kind] ?? kind}</dt>
-                <dd>{formatCount(n)}</dd>
-              </div>
-            ))}
-          </dl>
-        </details>
-      ) : null}
+      <ByKind counts={totals.records} />
     </>
   );
 }
@@ -118,15 +85,14 @@ export function ExportRow({
   canContinue: boolean;
   onContinue: () => void;
 }) {
-  const titleId = `export-${op.id}-title`;
   return (
-    <li className="transfer-item" aria-labelledby={titleId} data-testid="export-row" data-state={op.state}>
-      <div className="transfer-item__head">
-        <h3 className="transfer-item__title" id={titleId}>
-          Export of {formatDateTime(op.createdAt)}
-        </h3>
-        <ExportState state={op.state} />
-      </div>
+    <ItemRow
+      id={`export-${op.id}-title`}
+      testId="export-row"
+      state={op.state}
+      title={<>Export of {formatDateTime(op.createdAt)}</>}
+      badges={<ExportState state={op.state} />}
+    >
       <p className="row__meta">
         <span>{op.options.comments ? 'Comments included' : 'Comments left out'}</span>
         {op.completedAt ? (
@@ -134,9 +100,7 @@ export function ExportRow({
             {op.state === 'failed' ? 'Ended' : 'Finished'} {formatDateTime(op.completedAt)}
           </span>
         ) : null}
-        <span>
-          ID <code className="code">{op.id}</code>
-        </span>
+        <OperationId id={op.id} />
       </p>
       {op.state === 'running' ? (
         <>
@@ -144,12 +108,9 @@ export function ExportRow({
           {driving ? (
             <p className="small muted">This page is running it.</p>
           ) : (
-            <div className="actions">
-              <Button size="small" variant="primary" disabled={!canContinue} onClick={onContinue}>
-                Continue<span className="visually-hidden"> the export of {formatDateTime(op.createdAt)}</span>
-              </Button>
-              <span className="small muted">The server also finishes it in the background, a little more slowly.</span>
-            </div>
+            <ContinueInBackground disabled={!canContinue} onContinue={onContinue}>
+              <span className="visually-hidden"> the export of {formatDateTime(op.createdAt)}</span>
+            </ContinueInBackground>
           )}
         </>
       ) : null}
@@ -161,6 +122,6 @@ export function ExportRow({
           <Downloads op={op} />
         </>
       ) : null}
-    </li>
+    </ItemRow>
   );
 }

@@ -10,8 +10,7 @@ import {
   ArchivePicker,
   ExecuteBar,
   filesText,
-  HoldsSiteBadge,
-  ImportStateBadge,
+  ImportBadges,
   ImportSteps,
   TransferError,
   UploadBar,
@@ -19,6 +18,7 @@ import {
 import { PlanView } from './ImportPlan';
 import { ReceiptView } from './ImportReceipt';
 import { EXECUTE_STAGE } from './importWords';
+import { ContinueInBackground, EndedWith, ItemHead, MayLeave, OperationId } from './TransferParts';
 import type { ImportRunner } from './useImportRunner';
 
 const CANCELLABLE = new Set(['uploading', 'analyzing', 'planned', 'executing']);
@@ -70,20 +70,12 @@ export function ImportFlow({ op, runner }: { op: TransferImport; runner: ImportR
 
   return (
     <section className="transfer-current" data-testid="current-import" data-state={op.state} aria-labelledby={titleId}>
-      <div className="transfer-item__head">
-        <h3 className="transfer-item__title" id={titleId} tabIndex={-1}>
-          Import of {formatDateTime(op.createdAt)}
-        </h3>
-        <span className="pill-group">
-          {op.holdsSite ? <HoldsSiteBadge /> : null}
-          <ImportStateBadge state={op.state} />
-        </span>
-      </div>
+      <ItemHead titleId={titleId} title={<>Import of {formatDateTime(op.createdAt)}</>} focusable>
+        <ImportBadges op={op} />
+      </ItemHead>
       <p className="row__meta">
         <span>{startedByText(op)}</span>
-        <span>
-          ID <code className="code">{op.id}</code>
-        </span>
+        <OperationId id={op.id} />
       </p>
       <ImportSteps op={op} />
       {op.holdsSite ? <HoldNotice op={op} /> : null}
@@ -141,16 +133,9 @@ export function ImportFlow({ op, runner }: { op: TransferImport; runner: ImportR
           </p>
           <ExecuteBar op={op} />
           {activity === 'executing' ? (
-            <p className="small muted">
-              You may leave this page: the server finishes the import on its own, and it stays listed below.
-            </p>
+            <MayLeave what="import" />
           ) : (
-            <div className="actions">
-              <Button variant="primary" size="small" disabled={busy} onClick={() => runner.drive(op)}>
-                Continue
-              </Button>
-              <span className="small muted">The server also finishes it in the background, a little more slowly.</span>
-            </div>
+            <ContinueInBackground disabled={busy} onContinue={() => runner.drive(op)} />
           )}
         </>
       ) : null}
@@ -169,14 +154,7 @@ export function ImportFlow({ op, runner }: { op: TransferImport; runner: ImportR
         <div className="alert alert--error" data-testid="import-failure">
           <p>
             {op.state === 'failed' ? 'The import failed' : 'The import was cancelled'}
-            {op.error ? (
-              <>
-                {' '}
-                with <code className="code">{op.error.code}</code>: {op.error.message}
-              </>
-            ) : (
-              '.'
-            )}
+            <EndedWith error={op.error} />
           </p>
           <p className="small">
             {op.holdsSite

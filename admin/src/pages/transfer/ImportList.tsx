@@ -1,11 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { importKeys, listImports, type TransferImport } from '../../api/transferImport';
 import { Button } from '../../components/Button';
-import { ErrorMessage, Spinner } from '../../components/Feedback';
 import { Section } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
 import { startedByText } from './ImportFlow';
-import { ExecuteBar, filesText, HoldsSiteBadge, ImportStateBadge } from './ImportParts';
+import { ExecuteBar, filesText, ImportBadges } from './ImportParts';
+import { ItemRow, OperationId, PagedList, useCursorPages } from './TransferParts';
 import type { ImportRunner } from './useImportRunner';
 import { plural } from './words';
 
@@ -16,13 +15,8 @@ import { plural } from './words';
  */
 export function useImports(runner: ImportRunner) {
   const driven = runner.busy ? runner.current?.id : undefined;
-  return useInfiniteQuery({
-    queryKey: importKeys.list,
-    queryFn: ({ pageParam }) => listImports(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor,
-    refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.items.some((i) => i.state === 'executing' && i.id !== driven)) ? 2_000 : false,
+  return useCursorPages(importKeys.list, listImports, {
+    refetchInterval: (loaded) => (loaded.some((i) => i.state === 'executing' && i.id !== driven) ? 2_000 : false),
   });
 }
 
@@ -61,18 +55,14 @@ function ImportRow({
   canOpen: boolean;
   onOpen: () => void;
 }) {
-  const titleId = `import-${op.id}-title`;
   return (
-    <li className="transfer-item" aria-labelledby={titleId} data-testid="import-row" data-state={op.state}>
-      <div className="transfer-item__head">
-        <h3 className="transfer-item__title" id={titleId}>
-          Import of {formatDateTime(op.createdAt)}
-        </h3>
-        <span className="pill-group">
-          {op.holdsSite ? <HoldsSiteBadge /> : null}
-          <ImportStateBadge state={op.state} />
-        </span>
-      </div>
+    <ItemRow
+      id={`import-${op.id}-title`}
+      testId="import-row"
+      state={op.state}
+      title={<>Import of {formatDateTime(op.createdAt)}</>}
+      badges={<ImportBadges op={op} />}
+    >
       <p className="row__meta">
         <span>{startedByText(op)}</span>
         <span>Updated {formatDateTime(op.updatedAt)}</span>
@@ -81,9 +71,7 @@ function ImportRow({
             {op.state === 'complete' ? 'Finished' : 'Ended'} {formatDateTime(op.completedAt)}
           </span>
         ) : null}
-        <span>
-          ID <code className="code">{op.id}</code>
-        </span>
+        <OperationId id={op.id} />
       </p>
       <p className="small">
         {filesText(op)}
@@ -112,14 +100,13 @@ function ImportRow({
           </Button>
         </div>
       )}
-    </li>
+    </ItemRow>
   );
 }
 
 /** Earlier imports, newest first, each reopened in the panel above (and driven on from there). */
 export function ImportList({ runner }: { runner: ImportRunner }) {
   const pages = useImports(runner);
-  const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
   const open = (op: TransferImport) => {
     if (op.state === 'executing' || op.state === 'analyzing') runner.drive(op);
     else runner.open(op);
@@ -130,30 +117,21 @@ export function ImportList({ runner }: { runner: ImportRunner }) {
       title="Imports"
       description="Newest first. An import left unfinished for 7 days is abandoned and its uploaded files removed."
     >
-      {pages.isPending ? <Spinner /> : null}
-      <ErrorMessage error={pages.error} />
-      {pages.isSuccess && !items.length ? <p className="empty">No imports yet.</p> : null}
-      {items.length ? (
-        <ul className="transfer-list" aria-label="Imports">
-          {items.map((item) => (
-            <ImportRow
-              key={item.id}
-              op={item}
-              shown={item.id === runner.current?.id}
-              driving={runner.busy && item.id === runner.current?.id}
-              canOpen={!runner.busy}
-              onOpen={() => open(item)}
-            />
-          ))}
-        </ul>
-      ) : null}
-      {pages.hasNextPage ? (
-        <div className="actions transfer-more">
-          <Button onClick={() => pages.fetchNextPage()} busy={pages.isFetchingNextPage} busyLabel="Loading…">
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <PagedList
+        pages={pages}
+        label="Imports"
+        empty="No imports yet."
+        row={(item) => (
+          <ImportRow
+            key={item.id}
+            op={item}
+            shown={item.id === runner.current?.id}
+            driving={runner.busy && item.id === runner.current?.id}
+            canOpen={!runner.busy}
+            onOpen={() => open(item)}
+          />
+        )}
+      />
     </Section>
   );
 }

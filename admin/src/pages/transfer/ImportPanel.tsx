@@ -5,6 +5,7 @@ import { formatDateTime } from '../../lib/format';
 import { HoldNotice, ImportFlow } from './ImportFlow';
 import { useImports } from './ImportList';
 import { ArchivePicker, announcement, TransferError } from './ImportParts';
+import { loadedItems } from './TransferParts';
 import type { ImportRunner } from './useImportRunner';
 
 /**
@@ -15,7 +16,7 @@ import type { ImportRunner } from './useImportRunner';
  */
 export function ImportPanel({ runner }: { runner: ImportRunner }) {
   const list = useImports(runner);
-  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const items = loadedItems(list);
   const current = runner.current;
   const holder = items.find((i) => i.holdsSite);
   // The list refreshes while the worker moves an import on: show its fresher copy here too.

@@ -5,17 +5,27 @@ import { Button } from '../../components/Button';
 import { formatBytes } from '../../lib/media';
 import { ArchiveError, type UploadProgress } from './importArchive';
 import { IMPORT_STATE, IMPORT_STEPS, stepOf } from './importWords';
+import { StateBadge } from './TransferParts';
 import type { ImportActivity } from './useImportRunner';
-import { formatCount, plural } from './words';
+import { formatCount, percent, plural, quarterOf } from './words';
 
 export function ImportStateBadge({ state }: { state: ImportState }) {
-  const s = IMPORT_STATE[state] ?? { label: state, tone: 'plain' };
-  return <span className={`pill pill--${s.tone}`}>{s.label}</span>;
+  return <StateBadge state={state} words={IMPORT_STATE} />;
 }
 
 /** "Holds the site": other writes are refused until this import completes or is abandoned. */
 export function HoldsSiteBadge() {
   return <span className="pill pill--trashed">Holds the site</span>;
+}
+
+/** An import's badges: whether it holds the site, and its state. */
+export function ImportBadges({ op }: { op: TransferImport }) {
+  return (
+    <span className="pill-group">
+      {op.holdsSite ? <HoldsSiteBadge /> : null}
+      <ImportStateBadge state={op.state} />
+    </span>
+  );
 }
 
 /**
@@ -174,8 +184,6 @@ export function ImportSteps({ op }: { op: TransferImport }) {
   );
 }
 
-const percent = (done: number, total: number) => (total > 0 ? Math.min(100, Math.floor((done * 100) / total)) : 0);
-
 /** Files and bytes uploaded of what the manifest lists. */
 export function UploadBar({ progress }: { progress: UploadProgress }) {
   const value = percent(progress.bytesDone, progress.bytesTotal);
@@ -234,7 +242,7 @@ export function announcement(
   op: TransferImport | null,
   upload: UploadProgress | null,
 ): string {
-  const quarter = (done: number, total: number) => Math.floor(percent(done, total) / 25) * 25;
+  const quarter = (done: number, total: number) => quarterOf(percent(done, total));
   switch (activity) {
     case 'reading':
       return 'Reading the archive…';

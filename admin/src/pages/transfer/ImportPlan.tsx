@@ -11,13 +11,12 @@ import { formatBytes } from '../../lib/media';
 import { roleName } from '../../lib/roles';
 import { meQuery } from '../../lib/session';
 import { BLOCKER_ADVICE, transformationText } from './importWords';
+import { ByKind, Fact, IssueCode } from './TransferParts';
 import type { ImportRunner } from './useImportRunner';
-import { formatCount, KIND_TEXT, plural } from './words';
+import { formatCount, plural, recordTotal } from './words';
 
 /** The word typed to confirm an import. */
 export const CONFIRM_WORD = 'import';
-
-const recordsIn = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /**
  * This site's users to attribute package users to: the first hundred (a site
@@ -41,6 +40,22 @@ function useSiteUsers(named: string[]) {
   return { users, pending: list.isPending, error: list.error };
 }
 
+/**
+ * The decision a choice shows: the one just sent while the plan is made
+ * again (until the new plan replaces this one), else the plan's own.
+ */
+function useSentDecision<T>(planned: T, deciding: boolean, onDecide: (value: T) => void): [T, (value: T) => void] {
+  const [sent, setSent] = useState<{ value: T } | null>(null);
+  useEffect(() => {
+    if (!deciding) setSent(null);
+  }, [deciding]);
+  const decide = (value: T) => {
+    setSent({ value });
+    onDecide(value);
+  };
+  return [deciding && sent ? sent.value : planned, decide];
+}
+
 const userLabel = (u: User) => `${u.name ? `${u.name} — ` : ''}${u.email} (${roleName(u.role)})`;
 
 function PlanItems({ items, total, kind }: { items: PlanItem[]; total: number; kind: 'blocker' | 'warning' }) {
@@ -51,8 +66,7 @@ function PlanItems({ items, total, kind }: { items: PlanItem[]; total: number; k
           // biome-ignore lint/suspicious/noArrayIndexKey: items have no ID; the list never reorders
           <li key={`${item.code}-${i}`} data-code={item.code}>
             <span>
-              <code className="code">{item.code}</code>
-              {item.kind ? <span className="muted"> · {KIND_TEXT[item.kind] ?? item.kind}</span> : null}
+              <IssueCode code={item.code} kind={item.kind} />
             </span>{' '}
             {item.message}.
             {kind === 'blocker' && BLOCKER_ADVICE[item.code] ? (
@@ -96,17 +110,9 @@ function PrincipalChoice({
   // The user the select offers: the one picked here, else the one with the same address, else the first.
   const [chosen, setPicked] = useState<string | null>(null);
   const picked = chosen ?? principal.mappedUserId ?? principal.suggestedUserId ?? you ?? users[0]?.id ?? '';
-  const [sent, setSent] = useState<{ to: string | null } | null>(null);
-  const mapped = deciding && sent ? sent.to : principal.mappedUserId;
+  const [mapped, decide] = useSentDecision(principal.mappedUserId, deciding, onDecide);
   const attribute = mapped !== null;
   const selectValue = mapped ?? picked;
-  useEffect(() => {
-    if (!deciding) setSent(null);
-  }, [deciding]);
-  const decide = (to: string | null) => {
-    setSent({ to });
-    onDecide(to);
-  };
   return (
     <li className="transfer-principal" data-testid="principal" data-principal={principal.id}>
       <fieldset>
@@ -192,15 +198,7 @@ function KeepChoice({
   onChange: (v: 'package' | 'target') => void;
 }) {
   const id = useId();
-  const [sent, setSent] = useState<'package' | 'target' | null>(null);
-  const shown = deciding && sent ? sent : value;
-  useEffect(() => {
-    if (!deciding) setSent(null);
-  }, [deciding]);
-  const choose = (v: 'package' | 'target') => {
-    setSent(v);
-    onChange(v);
-  };
+  const [shown, choose] = useSentDecision(value, deciding, onChange);
   const quote = (t: string | null | undefined) => (t ? `“${t}”` : '(none)');
   return (
     <fieldset className="transfer-keep">
@@ -236,7 +234,6 @@ export function PlanView({ plan, runner }: { plan: ImportPlan; runner: ImportRun
   const settings = useQuery({ queryKey: keys.settings, queryFn: () => unwrap(api.GET('/settings')) });
   const me = useQuery(meQuery);
   const busy = runner.busy;
-  const kinds = Object.entries(plan.counts.records).filter(([, n]) => n > 0);
   const { source } = plan;
 
   return (
@@ -267,28 +264,15 @@ export function PlanView({ plan, runner }: { plan: ImportPlan; runner: ImportRun
           From
         </h4>
         <dl className="transfer-facts">
-          <div className="transfer-facts__wide">
-            <dt>Site</dt>
-            <dd>{source.url}</dd>
-          </div>
-          <div>
-            <dt>Title</dt>
-            <dd>{source.title ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Tagline</dt>
-            <dd>{source.tagline ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Exported</dt>
-            <dd>{formatDateTime(source.createdAt)}</dd>
-          </div>
-          <div>
-            <dt>Release</dt>
-            <dd>
-              {source.release} <span className="muted">({source.schemaVersion})</span>
-            </dd>
-          </div>
+          <Fact term="Site" className="transfer-facts__wide">
+            {source.url}
+          </Fact>
+          <Fact term="Title">{source.title ?? '—'}</Fact>
+          <Fact term="Tagline">{source.tagline ?? '—'}</Fact>
+          <Fact term="Exported">{formatDateTime(source.createdAt)}</Fact>
+          <Fact term="Release">
+            {source.release} <span className="muted">({source.schemaVersion})</span>
+          </Fact>
         </dl>
       </section>
 
@@ -297,36 +281,15 @@ export function PlanView({ plan, runner }: { plan: ImportPlan; runner: ImportRun
           What it holds
         </h4>
         <dl className="transfer-facts">
-          <div>
-            <dt>Records</dt>
-            <dd>{formatCount(recordsIn(plan.counts.records))}</dd>
-          </div>
-          <div>
-            <dt>Media files</dt>
-            <dd>
-              {formatCount(plan.counts.mediaFiles)} · {formatBytes(plan.sizes.mediaBytes)}
-            </dd>
-          </div>
-          <div>
-            <dt>Package</dt>
-            <dd>
-              {plural(plan.counts.files, 'file')} · {formatBytes(plan.sizes.bytes)}
-            </dd>
-          </div>
+          <Fact term="Records">{formatCount(recordTotal(plan.counts.records))}</Fact>
+          <Fact term="Media files">
+            {formatCount(plan.counts.mediaFiles)} · {formatBytes(plan.sizes.mediaBytes)}
+          </Fact>
+          <Fact term="Package">
+            {plural(plan.counts.files, 'file')} · {formatBytes(plan.sizes.bytes)}
+          </Fact>
         </dl>
-        {kinds.length ? (
-          <details className="transfer-kinds">
-            <summary>Records by kind</summary>
-            <dl>
-              {kinds.map(([kind, n]) => (
-                <div key={kind}>
-                  <dt>{KIND_TEXT[kind] ?? kind}</dt>
-                  <dd>{formatCount(n)}</dd>
-                </div>
-              ))}
-            </dl>
-          </details>
-        ) : null}
+        <ByKind counts={plan.counts.records} />
       </section>
 
       <section aria-labelledby="plan-principals">
@@ -435,7 +398,7 @@ export function PlanView({ plan, runner }: { plan: ImportPlan; runner: ImportRun
             explanation={
               <>
                 <p>
-                  This writes the whole package into this site: {formatCount(recordsIn(plan.counts.records))} records
+                  This writes the whole package into this site: {formatCount(recordTotal(plan.counts.records))} records
                   and {plural(plan.counts.mediaFiles, 'media file')} ({formatBytes(plan.sizes.mediaBytes)}), with the
                   decisions above.
                 </p>

@@ -4,32 +4,13 @@ import { CopyField } from '../../components/CopyField';
 import { formatDateTime } from '../../lib/format';
 import { formatBytes } from '../../lib/media';
 import { NEXT_STEPS, transformationText } from './importWords';
-import { formatCount, KIND_TEXT, plural } from './words';
-
-const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
-
-function ByKind({ counts, label }: { counts: Record<string, number>; label: string }) {
-  const kinds = Object.entries(counts).filter(([, n]) => n > 0);
-  if (!kinds.length) return null;
-  return (
-    <details className="transfer-kinds">
-      <summary>{label}</summary>
-      <dl>
-        {kinds.map(([kind, n]) => (
-          <div key={kind}>
-            <dt>{KIND_TEXT[kind] ?? kind}</dt>
-            <dd>{formatCount(n)}</dd>
-          </div>
-        ))}
-      </dl>
-    </details>
-  );
-}
+import { ByKind, Fact, IssueCode } from './TransferParts';
+import { formatCount, plural, recordTotal } from './words';
 
 /** The receipt of a complete import: what was written, mapped and left out, its digest, and what to do next. */
 export function ReceiptView({ receipt }: { receipt: ImportReceipt }) {
-  const written = sum(receipt.records);
-  const dropped = sum(receipt.dropped);
+  const written = recordTotal(receipt.records);
+  const dropped = recordTotal(receipt.dropped);
   const { principals, source, warnings, transformations } = receipt;
   return (
     <div className="transfer-receipt" data-testid="import-receipt">
@@ -39,34 +20,20 @@ export function ReceiptView({ receipt }: { receipt: ImportReceipt }) {
         {` from ${source.url}${source.title ? ` (“${source.title}”)` : ''}`}.
       </p>
       <dl className="transfer-facts">
-        <div>
-          <dt>Records written</dt>
-          <dd data-testid="receipt-written">{formatCount(written)}</dd>
-        </div>
-        <div className={dropped > 0 ? 'transfer-facts__warn' : undefined}>
-          <dt>Left out</dt>
-          <dd>{dropped > 0 ? `${formatCount(dropped)} (they pointed at records not in the package)` : 'None'}</dd>
-        </div>
-        <div>
-          <dt>Users</dt>
-          <dd data-testid="receipt-principals">
-            {formatCount(principals.mapped)} attributed · {formatCount(principals.created)} created
-          </dd>
-        </div>
-        <div>
-          <dt>Media</dt>
-          <dd>
-            {plural(receipt.media.count, 'file')} · {formatBytes(receipt.media.bytes)}
-          </dd>
-        </div>
-        <div>
-          <dt>Started</dt>
-          <dd>{formatDateTime(receipt.startedAt)}</dd>
-        </div>
-        <div>
-          <dt>Completed</dt>
-          <dd>{formatDateTime(receipt.completedAt)}</dd>
-        </div>
+        <Fact term="Records written" testId="receipt-written">
+          {formatCount(written)}
+        </Fact>
+        <Fact term="Left out" className={dropped > 0 ? 'transfer-facts__warn' : undefined}>
+          {dropped > 0 ? `${formatCount(dropped)} (they pointed at records not in the package)` : 'None'}
+        </Fact>
+        <Fact term="Users" testId="receipt-principals">
+          {formatCount(principals.mapped)} attributed · {formatCount(principals.created)} created
+        </Fact>
+        <Fact term="Media">
+          {plural(receipt.media.count, 'file')} · {formatBytes(receipt.media.bytes)}
+        </Fact>
+        <Fact term="Started">{formatDateTime(receipt.startedAt)}</Fact>
+        <Fact term="Completed">{formatDateTime(receipt.completedAt)}</Fact>
       </dl>
       <ByKind counts={receipt.records} label="Records written by kind" />
       <ByKind counts={receipt.dropped} label="Records left out by kind" />
@@ -87,8 +54,7 @@ export function ReceiptView({ receipt }: { receipt: ImportReceipt }) {
             {warnings.map((w, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: warnings have no ID; the list never reorders
               <li key={`${w.code}-${i}`}>
-                <code className="code">{w.code}</code>
-                {w.kind ? <span className="muted"> · {KIND_TEXT[w.kind] ?? w.kind}</span> : null} {w.message}
+                <IssueCode code={w.code} kind={w.kind} /> {w.message}
                 {w.count !== undefined ? ` (${formatCount(w.count)})` : ''}.
               </li>
             ))}

@@ -5,6 +5,7 @@ import { ApprovalsPanel, useApprovals } from './Approvals';
 import { ExportList, ExportPanel } from './ExportPanel';
 import { ImportList } from './ImportList';
 import { ImportPanel } from './ImportPanel';
+import { loadedItems } from './TransferParts';
 import { TRANSFER_TABS, type TransferSearch } from './tabs';
 import { useExportRunner } from './useExportRunner';
 import { useImportRunner } from './useImportRunner';
@@ -20,7 +21,7 @@ export function TransferPage({ me, search }: { me: Me; search: TransferSearch })
   const runner = useExportRunner();
   const importer = useImportRunner();
   const approvals = useApprovals();
-  const pending = approvals.data?.pages.flatMap((p) => p.items).filter((a) => a.state === 'pending').length ?? 0;
+  const pending = loadedItems(approvals).filter((a) => a.state === 'pending').length;
 
   return (
     <Page

@@ -1,6 +1,6 @@
 /** Plain words for what the import side of site transfer reports (docs/transfer.md, "Import"). */
 import type { ImportState, TransferImport } from '../../api/transferImport';
-import { KIND_TEXT, plural } from './words';
+import { kindText, plural } from './words';
 
 export const IMPORT_STATE: Record<ImportState, { label: string; tone: string }> = {
   uploading: { label: 'Uploading', tone: 'draft' },
@@ -87,7 +87,7 @@ export function transformationText(code: string, count: number, kind?: string): 
     case 'media_usage_indexed':
       return `Media usage indexed for ${plural(count, 'entry', 'entries')}`;
     default:
-      return `${code}${kind ? ` (${KIND_TEXT[kind] ?? kind})` : ''}: ${count}`;
+      return `${code}${kind ? ` (${kindText(kind)})` : ''}: ${count}`;
   }
 }
 

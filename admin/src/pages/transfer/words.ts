@@ -57,6 +57,19 @@ export const KIND_TEXT: Record<string, string> = {
   comments: 'Comments',
 };
 
+/** A record kind in words (`KIND_TEXT`), or as it is. */
+export const kindText = (kind: string) => KIND_TEXT[kind] ?? kind;
+
+/** All records of counts by kind. */
+export const recordTotal = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+/** Whole percent of `done` in `total`, at most 100 (nothing to do: 0). */
+export const percent = (done: number, total: number) =>
+  total > 0 ? Math.min(100, Math.floor((done * 100) / total)) : 0;
+
+/** The quarter a percentage has reached (0, 25, 50, 75, 100): what a screen reader is told of progress. */
+export const quarterOf = (percentage: number) => Math.floor(percentage / 25) * 25;
+
 const count = new Intl.NumberFormat();
 export const formatCount = (n: number) => count.format(n);
 
