@@ -12,7 +12,7 @@ import { stateOps } from './state.js';
 import { workOps } from './work.js';
 
 export type { ActivationView, CollectionProgress, ProgressView } from './activation.js';
-export type { CollectionRepair, RepairResult, RepairStatus } from './repair.js';
+export type { CollectionRepair, RepairProgress, RepairResult, RepairStatus } from './repair.js';
 export type { WorkItem } from './work-rows.js';
 
 /** A work item's lease: long enough for one step, short enough that a dead holder is soon replaced. */
@@ -35,6 +35,7 @@ export function createMediaUsageService(
   media.setUsageSource(usageSource(schema, deps.state));
   const work = workOps(deps);
   const activation = activationOps(deps, work);
+  const repairs = repairOps(deps);
   return {
     activation: activation.get,
     activate: activation.advance,
@@ -48,7 +49,9 @@ export function createMediaUsageService(
       work.list(actor, { ...options, kind: 'collection-deletion' }),
     retryCollectionDeletion: (actor: Parameters<typeof work.retry>[0], input: { id: string; version?: number }) =>
       work.retry(actor, input, 'collection-deletion'),
-    repair: repairOps(deps).repair,
+    repair: repairs.repair,
+    /** One bounded part of a collection's repair (site imports); see repair.ts. */
+    repairStep: repairs.repairStep,
     /** The write gate of REST and MCP: refuses while activation runs (see gate.ts for what stays open). */
     checkWritesOpen: writeGate(deps.state).check,
     /** Forget the cached activation state (after the state row was changed outside the service). */

@@ -20,6 +20,15 @@ export interface CollectionRepair {
   errorCode: string | null;
 }
 
+/** Where a collection's repair stands between steps (kept by the caller). */
+export interface RepairProgress {
+  collectionId: string;
+  signature: string;
+  cursor: string | null;
+  done: boolean;
+  result: CollectionRepair;
+}
+
 export interface RepairResult {
   status: RepairStatus;
   collections: CollectionRepair[];
@@ -39,45 +48,82 @@ export function repairOps(deps: UsageDeps) {
   const { ctx, schema, state } = deps;
   const now = () => isoNow(ctx.clock);
 
-  async function repairOne(c: CollectionInfo): Promise<CollectionRepair> {
-    const out: CollectionRepair = {
-      collection: c.slug,
-      status: 'complete',
-      entries: 0,
-      referencing: 0,
-      references: 0,
-      skipped: 0,
-      errorCode: null,
+  function fresh(c: CollectionInfo): RepairProgress {
+    return {
+      collectionId: c.id,
+      signature: signature(c),
+      cursor: null,
+      done: false,
+      result: {
+        collection: c.slug,
+        status: 'complete',
+        entries: 0,
+        referencing: 0,
+        references: 0,
+        skipped: 0,
+        errorCode: null,
+      },
     };
-    const before = signature(c);
+  }
+
+  /**
+   * Index ranges of one collection from `progress` on, for at most `budgetMs`
+   * (at least one range); the coverage is recorded once the collection is done.
+   */
+  async function advance(c: CollectionInfo, progress: RepairProgress, budgetMs: number): Promise<RepairProgress> {
+    const out = { ...progress, result: { ...progress.result } };
+    const began = Date.now();
     try {
-      let cursor: string | null = null;
-      for (;;) {
+      do {
         const snap = await schema.snapshot();
         const current = snap.collectionsById.get(c.id);
-        if (signature(current) !== before || !current) {
-          out.status = 'stale';
+        if (signature(current) !== out.signature || !current) {
+          out.result.status = 'stale';
+          out.done = true;
           break;
         }
         const r = await ctx.db.transaction().execute(async (trx) => {
           await lockCollectionIndex(trx, ctx.dialect, c.id, 'exclusive');
-          return indexRange(trx, current, cursor, deps.batch, snap);
+          return indexRange(trx, current, out.cursor, deps.batch, snap);
         });
-        out.entries += r.entries;
-        out.referencing += r.referencing;
-        out.references += r.references;
-        out.skipped += r.skipped;
-        cursor = r.last;
-        if (r.done) break;
-      }
-      if (out.status === 'complete' && out.skipped) out.status = 'partial';
+        out.result.entries += r.entries;
+        out.result.referencing += r.referencing;
+        out.result.references += r.references;
+        out.result.skipped += r.skipped;
+        out.cursor = r.last;
+        out.done = r.done;
+      } while (!out.done && Date.now() - began < budgetMs);
+      if (out.done && out.result.status === 'complete' && out.result.skipped) out.result.status = 'partial';
     } catch (err) {
       ctx.log.error({ err, collection: c.slug }, 'media usage repair failed');
-      out.status = 'failed';
-      out.errorCode = codeOf(err);
+      out.result.status = 'failed';
+      out.result.errorCode = codeOf(err);
+      out.done = true;
     }
-    await record(c, out);
+    if (out.done) await record(c, out.result);
     return out;
+  }
+
+  async function repairOne(c: CollectionInfo): Promise<CollectionRepair> {
+    return (await advance(c, fresh(c), Number.POSITIVE_INFINITY)).result;
+  }
+
+  /**
+   * One bounded part of a collection's repair (a site import rebuilds each
+   * collection's index this way, a step at a time): give back the progress it
+   * answers until `done`.
+   */
+  async function repairStep(
+    actor: Actor,
+    slug: string,
+    progress: RepairProgress | null,
+    budgetMs: number,
+  ): Promise<RepairProgress> {
+    requireOperator(actor);
+    await requireActive();
+    const c = (await schema.snapshot()).collections.get(slug);
+    if (!c) throw notFound(`Collection "${slug}"`);
+    return advance(c, progress && progress.collectionId === c.id ? progress : fresh(c), budgetMs);
   }
 
   async function record(c: CollectionInfo, r: CollectionRepair): Promise<void> {
@@ -118,13 +164,7 @@ export function repairOps(deps: UsageDeps) {
     input: { scope: 'collection'; collection: string } | { scope: 'all' },
   ): Promise<RepairResult> {
     requireOperator(actor);
-    const row = await state.read();
-    if (row.state === 'activating') throw activationBlocked();
-    if (row.state !== 'active') {
-      throw new CmsError('INVALID_STATE', 'Media usage tracking is not active; activate it first', {
-        state: row.state,
-      });
-    }
+    await requireActive();
     const snap = await schema.snapshot();
     let targets: CollectionInfo[];
     if (input.scope === 'collection') {
@@ -167,7 +207,17 @@ export function repairOps(deps: UsageDeps) {
     return empty;
   }
 
-  return { repair };
+  async function requireActive(): Promise<void> {
+    const row = await state.read();
+    if (row.state === 'activating') throw activationBlocked();
+    if (row.state !== 'active') {
+      throw new CmsError('INVALID_STATE', 'Media usage tracking is not active; activate it first', {
+        state: row.state,
+      });
+    }
+  }
+
+  return { repair, repairStep };
 }
 
 function overall(list: CollectionRepair[]): RepairStatus {

@@ -5,6 +5,7 @@ import { sha256Hex } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import { dyn } from '../content/rows.js';
 import { COLUMN_KIND } from '../fields/types.js';
+import type { RepairProgress } from '../media-usage/index.js';
 import { bumpRulesVersion } from '../redirects/cache.js';
 import { createEntryTable, createFieldIndex } from '../schema/ddl.js';
 import type { SchemaSnapshot } from '../schema/model.js';
@@ -28,10 +29,12 @@ import type { OperationRow } from './operations.js';
 export interface ExecuteServices {
   search: { rebuild(actor: typeof systemActor, slug: string): Promise<{ nextRequestInMs: number | null }> };
   mediaUsage: {
-    repair(
+    repairStep(
       actor: typeof systemActor,
-      input: { scope: 'collection'; collection: string },
-    ): Promise<{ collections: Array<{ status: string }> }>;
+      slug: string,
+      progress: RepairProgress | null,
+      budgetMs: number,
+    ): Promise<RepairProgress>;
   };
 }
 
@@ -56,6 +59,8 @@ const CursorSchema = z.object({
   task: z.number().int().min(0),
   collection: z.number().int().min(0),
   after: z.string().nullable(),
+  /** The media usage rebuild of the current collection, between steps. */
+  usage: z.custom<RepairProgress>().nullable().optional(),
   state: z.custom<WriteState>(),
   warnings: z.array(z.object({ code: z.string(), message: z.string(), count: z.number().optional() })),
   startedAt: z.string(),
@@ -266,19 +271,20 @@ export function executeOps(
       else if ((await services.search.rebuild(systemActor, c.slug)).nextRequestInMs === null) nextCollection();
     } else {
       try {
-        const result = await services.mediaUsage.repair(systemActor, { scope: 'collection', collection: c.slug });
-        const status = result.collections[0]?.status ?? 'complete';
-        if (status !== 'complete') {
+        const progress = await services.mediaUsage.repairStep(systemActor, c.slug, cursor.usage ?? null, STEP_MS / 2);
+        cursor.usage = progress.done ? null : progress;
+        if (progress.done && progress.result.status !== 'complete') {
           cursor.warnings.push({
             code: 'media_usage_incomplete',
-            message: `The media usage index of "${c.slug}" is ${status}; run a repair from the media usage page`,
+            message: `The media usage index of "${c.slug}" is ${progress.result.status}; run a repair from the media usage page`,
           });
         }
+        if (progress.done) nextCollection();
       } catch (err) {
         // Tracking off on this site (an upgraded database not yet activated): nothing to index.
         if (!isCmsError(err) || err.code !== 'INVALID_STATE') throw err;
+        nextCollection();
       }
-      nextCollection();
     }
     await ctx.db.transaction().execute((trx) => checkpoint(trx, op, cursor));
     return true;
