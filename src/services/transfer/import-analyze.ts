@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { CmsError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
-import { IDENTIFIER } from '../../db/dialect.js';
+import { type ColumnKind, IDENTIFIER } from '../../db/dialect.js';
 import { migrations } from '../../db/migrations/index.js';
-import { SYSTEM_COLUMN_NAMES } from '../schema/ddl.js';
+import { COLUMN_KIND, type FieldType } from '../fields/types.js';
+import { SYSTEM_COLUMNS } from '../schema/ddl.js';
 import { storedSetting } from '../settings/store.js';
 import type { TransferDeps } from './deps.js';
 import { STEP_MS } from './export.js';
@@ -36,7 +37,8 @@ const CursorSchema = z.object({
   position: z.number().int().min(0),
   facts: z.custom<Facts>(),
   /** Collection ID → columns its entries may carry (from the package's own fields). */
-  entryColumns: z.record(z.string(), z.array(z.string())),
+  /** Collection ID → column → storage kind of the values its entries may carry. */
+  entryColumns: z.record(z.string(), z.record(z.string(), z.string())),
   collections: z.record(z.string(), z.string()),
 });
 type Cursor = z.infer<typeof CursorSchema>;
@@ -56,6 +58,16 @@ const OCCUPYING: ReadonlyArray<[string, string]> = [
   ['redirects', '_cms_redirects'],
   ['comments', '_cms_comments'],
 ];
+
+const SYSTEM_KINDS: ReadonlyMap<string, ColumnKind> = new Map(SYSTEM_COLUMNS.map((c) => [c.name, c.kind]));
+
+/** Whether a package value can be stored in a column of this kind (as the exporter writes it). */
+function fits(kind: ColumnKind, value: unknown): boolean {
+  if (value === null || kind === 'json') return true;
+  if (kind === 'text') return typeof value === 'string';
+  if (kind === 'boolean') return typeof value === 'boolean';
+  return typeof value === 'number' && Number.isFinite(value) && (kind === 'real' || Number.isInteger(value));
+}
 
 /** Values this release would turn into SQL names or read as JSON must have the form it expects. */
 function recordDefect(kind: string, row: Record<string, unknown>): string | null {
@@ -154,9 +166,13 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
       }
       if (isEntries) {
         const collectionId = cursor.collections[file.collection ?? ''];
-        const allowed = new Set(cursor.entryColumns[collectionId] ?? []);
-        for (const col of Object.keys(row)) {
-          if (!SYSTEM_COLUMN_NAMES.has(col) && !allowed.has(col)) noteUnknown(facts, `entries:${file.collection}`, col);
+        const kinds = cursor.entryColumns[collectionId] ?? {};
+        for (const [col, value] of Object.entries(row)) {
+          const kind = SYSTEM_KINDS.get(col) ?? kinds[col];
+          if (!kind) noteUnknown(facts, `entries:${file.collection}`, col);
+          else if (!fits(kind as ColumnKind, value)) {
+            throw badRecord(file.path, n, `${col} is not ${kind === 'integer' ? 'an' : 'a'} ${kind} value`);
+          }
         }
         continue;
       }
@@ -176,9 +192,11 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
           break;
         case 'fields': {
           const collectionId = String(row.collection_id);
-          const list = cursor.entryColumns[collectionId] ?? [];
-          cursor.entryColumns[collectionId] = list;
-          for (const col of [row.column_name, row.retired_column]) if (typeof col === 'string') list.push(col);
+          const kinds = cursor.entryColumns[collectionId] ?? {};
+          cursor.entryColumns[collectionId] = kinds;
+          const type = String(row.type) as FieldType;
+          if (typeof row.column_name === 'string') kinds[row.column_name] = COLUMN_KIND[type] ?? 'json';
+          if (typeof row.retired_column === 'string') kinds[row.retired_column] = 'text';
           break;
         }
         case 'allowedDomains':

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { systemActor } from '../../auth/actor.js';
 import { CmsError, constraintConflict, isCmsError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/ids.js';
+import type { Logger } from '../../core/log.js';
 import type { Kdb } from '../../db/connect.js';
 import { dyn } from '../content/rows.js';
 import { COLUMN_KIND } from '../fields/types.js';
@@ -131,13 +132,15 @@ export function receiptOf(op: OperationRow, cursor: ExecuteCursor, plan: Plan, c
 export type Receipt = ReturnType<typeof receiptOf>;
 
 /** A record file that cannot be written fails the import with its path and the reason. */
-async function inFile<T>(path: string, fn: () => Promise<T>): Promise<T> {
+async function inFile<T>(log: Logger, path: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     const known = isCmsError(err) ? err : constraintConflict(err);
-    if (!known) throw err;
-    throw new CmsError(known.code, `${path}: ${known.message}`, { ...known.details, path });
+    if (known) throw new CmsError(known.code, `${path}: ${known.message}`, { ...known.details, path });
+    // What the database said stays in the log; the import says which file it was.
+    log.error({ err, path }, 'a package file could not be written');
+    throw new CmsError('INTERNAL_ERROR', `${path}: the database refused a record of this file`, { path });
   }
 }
 
@@ -196,7 +199,7 @@ export function executeOps(
     }
     const writer = recordWriter(cursor.state);
     const principals = new Set(plan.principals.items.map((p) => p.id));
-    await inFile(file.path, () =>
+    await inFile(ctx.log, file.path, () =>
       ctx.db.transaction().execute(async (trx) => {
         await writer.writeFile(
           {

@@ -313,22 +313,34 @@ describeEachDialect('site import', (dialect) => {
     expect(receipt.records.entries).toBe(2);
   });
 
-  it('reports a damaged record file as a blocker', async () => {
+  it('reports a damaged record file as a blocker, with its line and what is wrong', async () => {
     const { entries } = await sourcePackage(dialect);
-    const target = await mediaCms(dialect);
-    // Rewrite one record file (and its manifest entry) so that a line is not JSON.
-    const manifest = JSON.parse(entries[0].data.toString('utf8'));
     const victim = entries.find((e) => e.name.startsWith('records/entries/'))!;
-    const broken = Buffer.concat([victim.data, Buffer.from('{not json\n')]);
-    const listed = manifest.files.find((f: any) => f.path === victim.name);
-    listed.size = broken.length;
-    listed.sha256 = sha256(broken);
-    const id = await newImport(target);
-    await putFile(target, target.adminToken, id, 'manifest.json', Buffer.from(JSON.stringify(manifest)));
-    for (const e of entries.slice(1))
-      await putFile(target, target.adminToken, id, e.name, e === victim ? broken : e.data);
-    const plan = await analyzeImport(target, target.adminToken, id);
-    expect(plan.blockers.items.map((b: any) => b.code)).toEqual(['invalid_record']);
-    expect(plan.blockers.items[0].message).toMatch(/line 3: not JSON/);
+    const first = JSON.parse(victim.data.toString('utf8').split('\n')[0]);
+    const damages: Array<[string, RegExp]> = [
+      ['{not json', /line 3: not JSON/],
+      [JSON.stringify({ ...first, id: 'X1', slug: 'x1', title: 5 }), /line 3: title is not a text value/],
+      [JSON.stringify({ ...first, id: 'X2', slug: 'x2', title: 'a\u0000b' }), /line 3: title must not contain NUL/],
+      [JSON.stringify({ ...first, id: 'X3', slug: 'x3', version: 'one' }), /line 3: version is not an integer value/],
+    ];
+    for (const [line, message] of damages) {
+      const target = await mediaCms(dialect);
+      // Rewrite one record file (and its manifest entry) with one more, damaged line.
+      const manifest = JSON.parse(entries[0].data.toString('utf8'));
+      const broken = Buffer.concat([victim.data, Buffer.from(`${line}\n`)]);
+      const listed = manifest.files.find((f: any) => f.path === victim.name);
+      listed.size = broken.length;
+      listed.sha256 = sha256(broken);
+      const id = await newImport(target);
+      await putFile(target, target.adminToken, id, 'manifest.json', Buffer.from(JSON.stringify(manifest)));
+      for (const e of entries.slice(1))
+        await putFile(target, target.adminToken, id, e.name, e === victim ? broken : e.data);
+      const plan = await analyzeImport(target, target.adminToken, id);
+      expect(
+        plan.blockers.items.map((b: any) => b.code),
+        line,
+      ).toEqual(['invalid_record']);
+      expect(plan.blockers.items[0].message, line).toMatch(message);
+    }
   });
 });
