@@ -177,17 +177,8 @@ export function repairOps(deps: UsageDeps) {
     const collections: CollectionRepair[] = [];
     for (const c of targets) {
       if (!indexesCollection(c)) {
-        const empty: CollectionRepair = {
-          collection: c.slug,
-          status: 'complete',
-          entries: 0,
-          referencing: 0,
-          references: 0,
-          skipped: 0,
-          errorCode: null,
-        };
         // Rows of fields that no longer exist would still be cleared by a rebuild: run it anyway when any remain.
-        collections.push(await repairIfRows(c, empty));
+        collections.push(await repairIfRows(c, fresh(c).result));
         continue;
       }
       collections.push(await repairOne(c));
