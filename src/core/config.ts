@@ -96,6 +96,17 @@ export const configSchema = z
       .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
       .transform((v) => v === true || v === '1' || v === 'true')
       .default(false),
+    // WordPress import: the export's XML (after gunzip) and each record in it are bounded (docs/import.md, "Limits").
+    importMaxExportBytes: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(1024 ** 3),
+    importMaxElementBytes: z.coerce
+      .number()
+      .int()
+      .min(4 * 1024)
+      .default(32 * 1024 ** 2),
     mediaUsageBatch: z.coerce.number().int().min(1).max(10_000).default(500),
     sqliteCacheSize: z.coerce
       .number()
@@ -148,6 +159,10 @@ export interface CmsConfig {
   searchHeadThreshold: number;
   /** Imports may fetch media from loopback and private addresses (never link-local); off by default. */
   importAllowPrivateHosts: boolean;
+  /** Largest WordPress export, in bytes of XML: the upload, and the text a `.xml.gz` decompresses to. */
+  importMaxExportBytes: number;
+  /** Largest record of a WordPress export (an item with its content, custom fields and comments; any one element). */
+  importMaxElementBytes: number;
   /** Entries one media usage indexing step (activation, repair) reads. */
   mediaUsageBatch: number;
   /** SQLite only: bytes of database pages the connection keeps in memory (the OS caches the rest of the file). */
@@ -182,6 +197,8 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_SEARCH_HEAD_SIZE: 'searchHeadSize',
   CMS_SEARCH_HEAD_THRESHOLD: 'searchHeadThreshold',
   CMS_IMPORT_ALLOW_PRIVATE_HOSTS: 'importAllowPrivateHosts',
+  CMS_IMPORT_MAX_EXPORT_BYTES: 'importMaxExportBytes',
+  CMS_IMPORT_MAX_ELEMENT_BYTES: 'importMaxElementBytes',
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
   CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
 };
@@ -227,6 +244,8 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     searchHeadSize: v.searchHeadSize,
     searchHeadThreshold: v.searchHeadThreshold,
     importAllowPrivateHosts: v.importAllowPrivateHosts,
+    importMaxExportBytes: v.importMaxExportBytes,
+    importMaxElementBytes: v.importMaxElementBytes,
     mediaUsageBatch: v.mediaUsageBatch,
     sqliteCacheSize: v.sqliteCacheSize,
   };
