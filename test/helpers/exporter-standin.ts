@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 
@@ -18,6 +18,8 @@ export interface Standin {
   url: string;
   token: string;
   requests: string[];
+  /** Each request's path and headers, in order (what credentials reached this origin). */
+  seen: Array<{ path: string; headers: IncomingHttpHeaders }>;
 }
 
 const servers: Server[] = [];
@@ -30,14 +32,26 @@ afterEach(async () => {
 
 export async function startStandin(
   data: StandinData,
-  options: { plugin?: boolean; pageSize?: number } = {},
+  options: {
+    plugin?: boolean;
+    pageSize?: number;
+    /** Path and query → `Location` of a 302 answered instead (before the credentials are checked). */
+    redirects?: Record<string, string>;
+  } = {},
 ): Promise<Standin> {
   const token = Buffer.from('editor:app pass word').toString('base64');
   const requests: string[] = [];
+  const seen: Standin['seen'] = [];
   const pageSize = options.pageSize ?? 2;
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     requests.push(u.pathname + u.search);
+    seen.push({ path: u.pathname + u.search, headers: { ...req.headers } });
+    const location = options.redirects?.[u.pathname + u.search];
+    if (location) {
+      res.writeHead(302, { location }).end();
+      return;
+    }
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -67,5 +81,5 @@ export async function startStandin(
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   servers.push(server);
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, token, requests };
+  return { url: `http://127.0.0.1:${port}`, token, requests, seen };
 }

@@ -1,4 +1,9 @@
-import { expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../src/core/config.js';
+import type { ServiceContext } from '../../../src/services/context.js';
+import { fetchJson } from '../../../src/services/import/live/fetch-json.js';
 import { call, type TestCms, testCms } from '../../helpers/cms.js';
 import { describeEachDialect } from '../../helpers/db.js';
 import { type StandinData, startStandin } from '../../helpers/exporter-standin.js';
@@ -61,6 +66,46 @@ const DATA: StandinData = {
 };
 
 const CONFIG = { postTypeMappings: {}, skipExisting: false };
+const SUMMARY = '/wp-json/cms/v1/export/summary';
+
+/** A hostile source: its answer to every request never ends, fast (`flood`) or one byte at a time (`trickle`). */
+const hostile: Server[] = [];
+afterEach(async () => {
+  while (hostile.length) {
+    const s = hostile.pop()!;
+    s.closeAllConnections();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
+});
+async function startHostile(mode: 'flood' | 'trickle') {
+  const stats = { sent: 0, closed: null as Promise<void> | null };
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    stats.closed = new Promise<void>((done) => res.once('close', () => done()));
+    if (mode === 'trickle') {
+      res.write('{"site":');
+      const timer = setInterval(() => res.write(' '), 50);
+      res.once('close', () => clearInterval(timer));
+      return;
+    }
+    // An endless JSON string, written as fast as the client reads it.
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    res.write('{"site":"');
+    const pump = () => {
+      while (!res.destroyed) {
+        stats.sent += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  hostile.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stats };
+}
 
 /** The admin page's loop: each phase until done, merging the chunks into the maps it sends back. */
 async function runPlugin(cms: TestCms, url: string, token: string, config: Record<string, unknown>) {
@@ -179,6 +224,76 @@ describeEachDialect('WordPress import from a live site (exporter plugin)', (dial
     expect((await db.selectFrom('ec_posts').selectAll().execute()).length).toBe(4);
     expect((await db.selectFrom('_cms_comments').selectAll().execute()).length).toBe(4);
   });
+
+  it('does not send the application password to another origin a redirect names', async () => {
+    const cms = await open();
+    // Two origins: the same address, another port.
+    const elsewhere = await startStandin(DATA);
+    const site = await startStandin(DATA, { redirects: { [SUMMARY]: `${elsewhere.url}${SUMMARY}` } });
+    const res = await call(cms, 'POST', '/import/blogplatform-plugin/analyze', {
+      token: cms.adminToken,
+      body: { url: site.url, token: site.token },
+    });
+    expect(site.seen.map((s) => [s.path, s.headers.authorization])).toEqual([[SUMMARY, `Basic ${site.token}`]]);
+    expect(elsewhere.seen.map((s) => s.path)).toEqual([SUMMARY]);
+    expect(elsewhere.seen[0].headers.authorization).toBeUndefined();
+    expect(elsewhere.seen[0].headers.cookie).toBeUndefined();
+    // Without them the other origin refuses, and the message says where the redirect went.
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.reason).toBe('UNAUTHORIZED');
+    expect(res.body.error.message).toContain(elsewhere.url);
+  });
+
+  it('keeps the credentials on a redirect within the site', async () => {
+    const cms = await open();
+    const site = await startStandin(DATA, { redirects: { [SUMMARY]: `${SUMMARY}?moved=1` } });
+    const res = await call(cms, 'POST', '/import/blogplatform-plugin/analyze', {
+      token: cms.adminToken,
+      body: { url: site.url, token: site.token },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(site.seen.map((s) => [s.path, s.headers.authorization])).toEqual([
+      [SUMMARY, `Basic ${site.token}`],
+      [`${SUMMARY}?moved=1`, `Basic ${site.token}`],
+    ]);
+  });
+
+  it('stops reading an endless answer at the size limit (analyze and probe)', async () => {
+    const cms = await open();
+    const flood = await startHostile('flood');
+    const t0 = Date.now();
+    const res = await call(cms, 'POST', '/import/blogplatform-plugin/analyze', {
+      token: cms.adminToken,
+      body: { url: flood.url, token: 'dXNlcjpwdw==' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.reason).toBe('TOO_LARGE');
+    // The connection was dropped at the limit (32 MiB), not read on.
+    await flood.stats.closed;
+    expect(flood.stats.sent).toBeLessThan(64 * 1024 * 1024);
+    const probe: any = await call(cms, 'POST', '/import/probe', { token: cms.adminToken, body: { url: flood.url } });
+    expect(probe.body.result).toMatchObject({ isBlogPlatform: false });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  });
+});
+
+describe('Live-site JSON reads are bounded in time', () => {
+  it('gives up on an answer that never ends at the deadline', async () => {
+    const trickle = await startHostile('trickle');
+    const ctx = { config: resolveConfig({ importAllowPrivateHosts: true }) } as ServiceContext;
+    const t0 = Date.now();
+    const err: any = await fetchJson(ctx, `${trickle.url}${SUMMARY}`, {}, 400).catch((e) => e);
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.details.reason).toBe('TIMEOUT');
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+});
+
+describeEachDialect('WordPress import from a live site: client maps', (dialect) => {
+  const open = () =>
+    testCms(dialect, {
+      config: { importAllowPrivateHosts: true, i18n: { locales: ['en', 'fr'], defaultLocale: 'en' } },
+    });
 
   it('trusts client maps only for entries that exist', async () => {
     const cms = await open();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/core/config.js';
+import { redirectTrust } from '../../../src/services/import/media-copy/redirects.js';
 import {
   FetchRefused,
   type SafeDownloadOptions,
@@ -21,6 +22,11 @@ import { discard } from '../../../src/services/media/staging.js';
 
 let server: Server;
 let base = '';
+/** A second origin (another port on 127.0.0.1): where a hostile redirect sends the import. */
+let other: Server;
+let otherBase = '';
+/** Request headers as each origin received them, by path. */
+const seen: Array<{ origin: 'first' | 'other'; path: string; headers: Record<string, unknown> }> = [];
 let png: Buffer;
 const hosts: string[] = [];
 const tmpDir = mkdtempSync(join(tmpdir(), 'cms-safe-fetch-'));
@@ -34,7 +40,33 @@ beforeAll(async () => {
     .toBuffer();
   server = createServer((req, res) => {
     hosts.push(String(req.headers.host));
+    seen.push({ origin: 'first', path: String(req.url), headers: { ...req.headers } });
     switch (req.url) {
+      case '/seen':
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+        return;
+      case '/to-same':
+        res.writeHead(302, { location: '/seen' }).end();
+        return;
+      case '/to-other':
+        res.writeHead(302, { location: `${otherBase}/seen` }).end();
+        return;
+      case '/bounce':
+        // To the other origin and straight back: what was dropped on the way out stays dropped.
+        res.writeHead(307, { location: `${otherBase}/back` }).end();
+        return;
+      case '/to-file':
+        res.writeHead(302, { location: 'file:///etc/passwd' }).end();
+        return;
+      case '/to-ftp':
+        res.writeHead(301, { location: 'ftp://127.0.0.1/img.png' }).end();
+        return;
+      case '/to-userinfo':
+        res.writeHead(302, { location: `http://user:pw@${new URL(base).host}/img.png` }).end();
+        return;
+      case '/bad-location':
+        res.writeHead(302, { location: 'http://[' }).end();
+        return;
       case '/img.png':
         res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
         return;
@@ -95,11 +127,23 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  other = createServer((req, res) => {
+    seen.push({ origin: 'other', path: String(req.url), headers: { ...req.headers } });
+    if (req.url === '/back') {
+      res.writeHead(302, { location: `${base}/seen` }).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   server.closeAllConnections();
+  other.closeAllConnections();
   await new Promise((r) => server.close(r));
+  await new Promise((r) => other.close(r));
   rmSync(tmpDir, { recursive: true, force: true });
 });
 
@@ -235,14 +279,104 @@ describe('safeFetch', () => {
     expect(Date.now() - t0).toBeLessThan(2_000);
   });
 
+  it('keeps the deadline and the abort signal while the host name resolves', async () => {
+    const never = () => new Promise<Array<{ address: string; family: number }>>(() => {});
+    const t0 = Date.now();
+    expect(await refusal(safeFetchBytes('http://slow-dns.test/', opts({ timeoutMs: 300, resolve: never })))).toBe(
+      'TIMEOUT',
+    );
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    expect(
+      await refusal(
+        safeFetch('http://slow-dns.test/a.png', opts({ timeoutMs: 5_000, resolve: never, signal: stop.signal })),
+      ),
+    ).toBe('ABORTED');
+  });
+
   it('checks the bytes, not the claimed type, against what the media library accepts', async () => {
     expect(await refusal(safeFetch(`${base}/page`, opts()))).toBe('TYPE_NOT_ALLOWED');
     expect(await refusal(safeFetch(`${base}/missing.png`, opts()))).toBe('HTTP_STATUS');
+  });
+
+  it('refuses a redirect to another scheme, to a URL with credentials or to no valid URL', async () => {
+    for (const path of ['/to-file', '/to-ftp', '/to-userinfo', '/bad-location']) {
+      expect(await refusal(safeFetch(`${base}${path}`, opts())), path).toBe('BAD_URL');
+      expect(await refusal(safeFetchBytes(`${base}${path}`, opts())), path).toBe('BAD_URL');
+    }
   });
 
   it('reads CMS_IMPORT_ALLOW_PRIVATE_HOSTS through the configuration, off by default', () => {
     expect(resolveConfig({}).importAllowPrivateHosts).toBe(false);
     expect(resolveConfig({ importAllowPrivateHosts: '1' }).importAllowPrivateHosts).toBe(true);
     expect(resolveConfig({ importAllowPrivateHosts: '0' }).importAllowPrivateHosts).toBe(false);
+  });
+});
+
+/** What the exporter client sends: a WordPress application password, plus the other kinds of credential. */
+const CREDENTIALS = {
+  authorization: 'Basic ZWRpdG9yOmFwcCBwYXNzIHdvcmQ=',
+  cookie: 'wordpress_logged_in=secret',
+  'x-wp-migration-key': 'secret-key',
+  accept: 'application/json',
+};
+const CREDENTIAL_NAMES = ['authorization', 'cookie', 'x-wp-migration-key'];
+
+describe('safeFetch across redirects: credentials stay with the origin they were given for', () => {
+  const hop = (origin: 'first' | 'other', path: string) => {
+    const found = seen.filter((s) => s.origin === origin && s.path === path);
+    expect(found, `${origin} ${path}`).toHaveLength(1);
+    return found[0].headers;
+  };
+  afterEach(() => {
+    seen.length = 0;
+  });
+
+  it('keeps them on a redirect within the origin', async () => {
+    const r = await safeFetchBytes(`${base}/to-same`, opts({ headers: CREDENTIALS }));
+    expect(r.url).toBe(`${base}/seen`);
+    for (const path of ['/to-same', '/seen']) {
+      const h = hop('first', path);
+      for (const name of CREDENTIAL_NAMES) expect(h[name], `${path} ${name}`).toBe(CREDENTIALS[name as 'cookie']);
+    }
+  });
+
+  it('drops them on a redirect to another origin (another port), keeping the harmless headers', async () => {
+    for (const fetchOnce of [
+      () => safeFetchBytes(`${base}/to-other`, opts({ headers: CREDENTIALS })),
+      async () => discard((await safeFetch(`${base}/to-other`, opts({ headers: CREDENTIALS }))).file),
+    ]) {
+      seen.length = 0;
+      await fetchOnce();
+      expect(hop('first', '/to-other').authorization).toBe(CREDENTIALS.authorization);
+      const there = hop('other', '/seen');
+      for (const name of CREDENTIAL_NAMES) expect(there[name], name).toBeUndefined();
+      expect(there['proxy-authorization']).toBeUndefined();
+      expect(there.accept).toBe('application/json');
+      expect(there['user-agent']).toBe('cms-import');
+    }
+  });
+
+  it('does not give them back when a later redirect returns to the first origin', async () => {
+    const r = await safeFetchBytes(`${base}/bounce`, opts({ headers: CREDENTIALS }));
+    expect(r.url).toBe(`${base}/seen`);
+    for (const h of [hop('other', '/back'), hop('first', '/seen')]) {
+      for (const name of CREDENTIAL_NAMES) expect(h[name], name).toBeUndefined();
+    }
+  });
+
+  it('decides by origin: scheme, host and port; https to http is a downgrade', () => {
+    const t = (a: string, b: string) => redirectTrust(new URL(a), new URL(b));
+    expect(t('https://blog.example/a', 'https://blog.example/b?x=1')).toBe('same-origin');
+    expect(t('https://blog.example/a', 'https://BLOG.example:443/b')).toBe('same-origin');
+    expect(t('http://127.0.0.1:8080/a', 'http://127.0.0.1:8080/b')).toBe('same-origin');
+    expect(t('https://blog.example/a', 'http://blog.example/a')).toBe('downgrade');
+    expect(t('https://blog.example/a', 'http://elsewhere.example/a')).toBe('downgrade');
+    expect(t('http://blog.example/a', 'https://blog.example/a')).toBe('cross-origin');
+    expect(t('https://blog.example/a', 'https://blog.example:8443/a')).toBe('cross-origin');
+    expect(t('https://blog.example/a', 'https://cdn.blog.example/a')).toBe('cross-origin');
+    expect(t('http://127.0.0.1:8080/a', 'http://127.0.0.1:8081/a')).toBe('cross-origin');
+    expect(t('http://127.0.0.1/a', 'http://localhost/a')).toBe('cross-origin');
   });
 });

@@ -15,6 +15,7 @@ let server: Server;
 let base = '';
 const files: Record<string, { type: string; body: Buffer }> = {};
 const hits: string[] = [];
+const endless = { sent: 0, closed: null as Promise<void> | null };
 
 beforeAll(async () => {
   const red = await png(40, 30);
@@ -30,6 +31,23 @@ beforeAll(async () => {
   };
   server = createServer((req, res) => {
     hits.push(String(req.url));
+    if (req.url === '/wp-content/uploads/endless.png') {
+      // No declared length and no end: only counting the bytes as they come stops it.
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.concat([files['/wp-content/uploads/red.png'].body, Buffer.alloc(16 * 1024)]);
+      endless.closed = new Promise<void>((done) => res.once('close', () => done()));
+      const pump = () => {
+        while (!res.destroyed) {
+          endless.sent += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+      return;
+    }
     if (req.url === '/wp-content/uploads/slow.png') {
       // The first bytes, then nothing: the download is in flight until it is stopped.
       res
@@ -120,6 +138,19 @@ describeEachDialect('WordPress media copy', (dialect) => {
     expect([red.width, red.height, red.mime_type]).toEqual([40, 30, 'image/png']);
     const served = await cms.app.request(new URL(r.urlMap[u('photo.jpg')]).pathname);
     expect(Buffer.from(await served.arrayBuffer()).equals(files['/wp-content/uploads/photo.jpg'].body)).toBe(true);
+    expect(stagedLeftovers(cms)).toEqual([]);
+  });
+
+  it('counts the bytes of a body without a declared length against maxUploadSize', async () => {
+    const cms = await site(dialect);
+    endless.sent = 0;
+    const res = await copy(cms, [{ sourceId: 1, url: u('endless.png') }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.failed).toMatchObject([{ sourceId: 1, reason: 'TOO_LARGE' }]);
+    await endless.closed;
+    // Dropped soon after the limit (socket buffers aside), not read on.
+    expect(endless.sent).toBeLessThan(MAX + 8 * 1024 * 1024);
+    expect(await mediaRows(cms)).toEqual([]);
     expect(stagedLeftovers(cms)).toEqual([]);
   });
 

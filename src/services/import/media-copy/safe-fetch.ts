@@ -4,7 +4,8 @@
  * Every hop is checked: http(s) only, no credentials in the URL, the host name resolved once
  * and every address it has must be public; the connection then goes to that vetted address
  * (a custom `lookup`), so a second DNS answer cannot point elsewhere (no rebinding). Redirects
- * are followed by hand, each hop checked again. The body streams to a temporary file (never held
+ * are followed by hand, each hop checked again, and the caller's headers (credentials) only go
+ * to the origin they were given for (`redirects.ts`). The body streams to a temporary file (never held
  * in memory whole) with a byte limit, its SHA-1 and SHA-256 computed on the way; the type is
  * sniffed from the first bytes and must be one the media library accepts, before the rest is read.
  * The whole exchange has a deadline and can be aborted; a failure on any path leaves no file.
@@ -18,6 +19,7 @@ import { CmsError } from '../../../core/errors.js';
 import { mimeAllowed, sniffMime } from '../../media/mime.js';
 import { HEAD_BYTES, type StagedFile, stageStream } from '../../media/staging.js';
 import { forbiddenRange } from './address.js';
+import { headersForHop, REDIRECT_STATUSES } from './redirects.js';
 
 export type FetchRefusal =
   | 'BAD_URL'
@@ -37,6 +39,8 @@ export class FetchRefused extends CmsError {
     readonly reason: FetchRefusal,
     message: string,
     readonly url: string,
+    /** The server's answer, for `HTTP_STATUS`. */
+    readonly status?: number,
   ) {
     super('VALIDATION_ERROR', message, { reason, url });
   }
@@ -51,6 +55,10 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** MIME patterns accepted (the media library's list); omitted: any type. */
   allowedTypes?: readonly string[];
+  /**
+   * Sent to the first URL's origin, and on redirects within it. A redirect to another origin
+   * (or https → http) carries only `accept` and `accept-language`: anything else may be a credential.
+   */
   headers?: Record<string, string>;
   /** Host name resolution (tests inject answers); defaults to the system resolver, all addresses. */
   resolve?: (host: string) => Promise<Array<{ address: string; family: number }>>;
@@ -78,22 +86,32 @@ const DEFAULT_RESOLVE = (host: string) => dnsLookup(host, { all: true, verbatim:
 async function open(rawUrl: string, opts: SafeFetchOptions, deadline: number) {
   const maxRedirects = opts.maxRedirects ?? 5;
   let url = rawUrl;
+  let headers = opts.headers ?? {};
+  /** Some of the caller's headers were left behind on a redirect to another origin. */
+  let withheld = false;
   for (let hop = 0; ; hop++) {
     if (opts.signal?.aborted) throw aborted(url);
     const target = parseTarget(url);
-    const address = await vet(target, opts);
-    const res = await request(target, address, opts, deadline);
+    const address = await vet(target, opts, deadline);
+    const res = await request(target, address, headers, deadline);
     const status = res.statusCode ?? 0;
-    if (status >= 300 && status < 400 && res.headers.location) {
+    if (REDIRECT_STATUSES.has(status) && res.headers.location) {
       res.destroy();
       if (hop >= maxRedirects)
         throw new FetchRefused('TOO_MANY_REDIRECTS', `More than ${maxRedirects} redirects`, rawUrl);
-      url = new URL(res.headers.location, target).toString();
+      url = nextUrl(res.headers.location, target);
+      const next = headersForHop(headers, target, new URL(url));
+      withheld ||= Object.keys(next).length < Object.keys(headers).length;
+      headers = next;
       continue;
     }
     if (status !== 200) {
       res.destroy();
-      throw new FetchRefused('HTTP_STATUS', `The server answered ${status}`, url);
+      // Said outright: a 401 from a host the credentials were kept from is no wrong password.
+      const why = withheld
+        ? ` after a redirect to ${target.origin}, which is not sent the credentials given for ${new URL(rawUrl).origin}`
+        : '';
+      throw new FetchRefused('HTTP_STATUS', `The server answered ${status}${why}`, url, status);
     }
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > opts.maxBytes) {
@@ -105,6 +123,15 @@ async function open(rawUrl: string, opts: SafeFetchOptions, deadline: number) {
       .trim()
       .toLowerCase();
     return { url, res, claimedType };
+  }
+}
+
+/** The URL a `Location` names (relative to the hop that sent it); one that is no URL is refused. */
+function nextUrl(location: string, from: URL): string {
+  try {
+    return new URL(location, from).toString();
+  } catch {
+    throw new FetchRefused('BAD_URL', 'The server redirected to something that is not a valid URL', from.toString());
   }
 }
 
@@ -262,14 +289,15 @@ function parseTarget(url: string): URL {
 }
 
 /** The one address this hop may connect to; every address of the name must be allowed. */
-async function vet(u: URL, opts: SafeFetchOptions): Promise<{ address: string; family: number }> {
+async function vet(u: URL, opts: SafeFetchOptions, deadline: number): Promise<{ address: string; family: number }> {
   const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
   let answers: Array<{ address: string; family: number }>;
   if (isIP(host)) answers = [{ address: host, family: isIP(host) }];
   else {
     try {
-      answers = await (opts.resolve ?? DEFAULT_RESOLVE)(host);
-    } catch {
+      answers = await beforeDeadline((opts.resolve ?? DEFAULT_RESOLVE)(host), u.toString(), deadline, opts.signal);
+    } catch (err) {
+      if (err instanceof FetchRefused) throw err;
       throw new FetchRefused('DNS_FAILED', `The host name ${host} does not resolve`, u.toString());
     }
   }
@@ -287,7 +315,29 @@ async function vet(u: URL, opts: SafeFetchOptions): Promise<{ address: string; f
   return answers[0];
 }
 
-function request(u: URL, to: { address: string; family: number }, opts: SafeFetchOptions, deadline: number) {
+/** `work`, unless the deadline passes or the signal aborts first (a resolver that never answers). */
+function beforeDeadline<T>(work: Promise<T>, url: string, deadline: number, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const onAbort = () => finish(() => reject(aborted(url)));
+    timer = setTimeout(
+      () => finish(() => reject(new FetchRefused('TIMEOUT', 'The download took too long', url))),
+      Math.max(0, deadline - Date.now()),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => finish(() => resolve(v)),
+      (e) => finish(() => reject(e)),
+    );
+  });
+}
+
+function request(u: URL, to: { address: string; family: number }, headers: Record<string, string>, deadline: number) {
   // Connect to the vetted address whatever the resolver would say now; TLS still checks the host name.
   const lookup: LookupFunction = (_host, options, cb) => {
     if ((options as { all?: boolean }).all) (cb as (e: null, a: unknown[]) => void)(null, [to]);
@@ -303,7 +353,7 @@ function request(u: URL, to: { address: string; family: number }, opts: SafeFetc
     const req = lib.request(u, {
       method: 'GET',
       lookup,
-      headers: { 'user-agent': 'cms-import', ...opts.headers },
+      headers: { 'user-agent': 'cms-import', ...headers },
       agent: false,
     });
     const timer = setTimeout(
