@@ -27,7 +27,7 @@ export async function fetchJson(
     bytes = res.bytes;
   } catch (err) {
     if (err instanceof FetchRefused) {
-      const reason = err.status === 401 || err.status === 403 ? 'UNAUTHORIZED' : err.reason;
+      const reason = err.sourceStatus === 401 || err.sourceStatus === 403 ? 'UNAUTHORIZED' : err.reason;
       throw new CmsError('VALIDATION_ERROR', `${url}: ${err.message}`, {
         reason,
         issues: [{ path: ['url'], code: 'fetch_failed', message: err.message }],

@@ -39,8 +39,8 @@ export class FetchRefused extends CmsError {
     readonly reason: FetchRefusal,
     message: string,
     readonly url: string,
-    /** The server's answer, for `HTTP_STATUS`. */
-    readonly status?: number,
+    /** The status the source answered, for `HTTP_STATUS` (`status` is the CmsError's own HTTP status). */
+    readonly sourceStatus?: number,
   ) {
     super('VALIDATION_ERROR', message, { reason, url });
   }
