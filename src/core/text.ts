@@ -13,6 +13,27 @@ export function isStorableText(text: string): boolean {
 // With the `u` flag a well-formed pair is one code point; only an unpaired half is in category Cs.
 const LONE_SURROGATE = /\p{Cs}/u;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what is looked for
+const UNSTORABLE = /\u0000|\p{Cs}/gu;
+
+/**
+ * Text read from a file (a WordPress export) in the form both engines store:
+ * every character isStorableText refuses (U+0000, an unpaired surrogate) is
+ * replaced by U+FFFD, and `replaced` counts them so the reader can report the
+ * change. A request is refused instead (docs/api.md, "Storable text"); a file carries such
+ * bytes legitimately (PHP-serialised objects in WordPress meta values), so it is
+ * repaired, never refused.
+ */
+export function toStorableText(text: string): { text: string; replaced: number } {
+  if (isStorableText(text)) return { text, replaced: 0 };
+  let replaced = 0;
+  const out = text.replace(UNSTORABLE, () => {
+    replaced++;
+    return '\uFFFD';
+  });
+  return { text: out, replaced };
+}
+
 /** Deeper JSON than this is refused: nothing the API accepts nests that far, and walkers must not overflow the stack. */
 export const MAX_JSON_DEPTH = 64;
 

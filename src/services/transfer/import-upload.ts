@@ -6,7 +6,7 @@ import { newId } from '../../core/ids.js';
 import { discard, type StagedFile, stageStream } from '../media/staging.js';
 import type { TransferDeps } from './deps.js';
 import type { FileRow } from './files.js';
-import { ENTRIES_KIND, KIND_NAMES } from './kinds.js';
+import { ENTRIES_KIND, importRank, KIND_NAMES } from './kinds.js';
 import {
   MANIFEST_PATH,
   MAX_MANIFEST_BYTES,
@@ -120,7 +120,12 @@ export function uploadOps(deps: TransferDeps, stagingDir: string) {
     }
     const manifest = readManifest(text);
     const now = ops.now();
-    const files: FileRow[] = manifest.files.map((f, i) => ({
+    // Positions follow the kinds' dependency order (stable within a kind), whatever order the manifest lists.
+    const ordered = manifest.files
+      .map((f, i) => ({ f, i, rank: importRank(f.kind) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map((o) => o.f);
+    const files: FileRow[] = ordered.map((f, i) => ({
       operation_id: row.id,
       path: f.path,
       kind: f.kind,
