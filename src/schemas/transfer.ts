@@ -231,7 +231,12 @@ export const PlanSchema = z
         z.object({
           id: z.string(),
           name: z.string().nullable(),
+          email: z.string().optional().openapi({
+            description:
+              'The e-mail address of the package user: shown to a signed-in administrator (session) and the local CLI only',
+          }),
           role: z.number().int(),
+          roleName: z.string().openapi({ description: 'subscriber, contributor, author, editor or admin' }),
           disabled: z.boolean(),
           records: z.number().int(),
           suggestedUserId: z.string().nullable(),

@@ -151,3 +151,51 @@ export async function transferSite(from: Cms & { adminToken: string }, to: Cms &
   const receipt = await executeImport(to, to.adminToken, id, plan);
   return { exportOp: op, importId: id, plan, receipt };
 }
+
+export type PackageEntry = { name: string; data: Buffer };
+type Rows = Record<string, unknown>[];
+
+/**
+ * A package's entries with record files rewritten (`edits`: path → new rows
+ * from the old ones; a path the package lacks is added as a new file of the
+ * kind its path names) and the manifest's sizes, digests and record counts
+ * made to match, so the package passes every file check and only what the
+ * records say is left to judge. `manifestEdit` may reorder or change the rest.
+ */
+export function repack(
+  entries: PackageEntry[],
+  edits: Record<string, (rows: Rows) => Rows>,
+  manifestEdit?: (manifest: any) => void,
+): PackageEntry[] {
+  const manifest = JSON.parse(entries[0].data.toString('utf8'));
+  const out = entries.slice(1).map((e) => ({ ...e }));
+  for (const [path, edit] of Object.entries(edits)) {
+    let entry = out.find((e) => e.name === path);
+    if (!entry) {
+      entry = { name: path, data: Buffer.alloc(0) };
+      out.push(entry);
+      const [, kind, collection] = /^records\/([a-zA-Z]+)\/(?:([a-z0-9_]+)\/)?/.exec(path) ?? [];
+      manifest.files.push({ path, kind, ...(collection ? { collection } : {}), size: 0, sha256: '', records: 0 });
+    }
+    const rows = edit(entry.data.length ? ndjson(entry.data) : []);
+    entry.data = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const listed = manifest.files.find((f: any) => f.path === path);
+    listed.size = entry.data.length;
+    listed.sha256 = sha256(entry.data);
+    listed.records = rows.length;
+  }
+  manifestEdit?.(manifest);
+  return [{ name: 'manifest.json', data: Buffer.from(JSON.stringify(manifest)) }, ...out];
+}
+
+/** Create an import, upload these package entries in order and analyse it; the import ID and the plan. */
+export async function planOf(cms: Cms, token: string, entries: PackageEntry[]) {
+  const created = await call(cms, 'POST', '/admin/transfer/imports', { token });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.data.id as string;
+  for (const e of entries) {
+    const res = await putFile(cms, token, id, e.name, e.data);
+    expect(res.status, `${e.name}: ${JSON.stringify(res.body)}`).toBe(200);
+  }
+  return { id, plan: await analyzeImport(cms, token, id) };
+}

@@ -39,7 +39,8 @@ export function normalizeDomain(input: string): string {
   return d;
 }
 
-function checkRole(role: number): number {
+/** The role sign-up gives people of a domain: a role of the table, at most Editor. */
+export function checkSignupRole(role: number): number {
   if (!isRoleLevel(role)) throw validationError('defaultRole must be one of 10, 20, 30, 40, 50');
   if (role > MAX_SIGNUP_ROLE) {
     throw validationError('defaultRole may be at most Editor (40): sign-up never creates Admins', {
@@ -66,7 +67,7 @@ export function domainOps(ctx: ServiceContext) {
     const now = isoNow(ctx.clock);
     const row: AllowedDomainsTable = {
       domain: normalizeDomain(input.domain),
-      default_role: checkRole(input.defaultRole),
+      default_role: checkSignupRole(input.defaultRole),
       enabled: 1,
       created_at: now,
       updated_at: now,
@@ -88,7 +89,7 @@ export function domainOps(ctx: ServiceContext) {
     requirePermission(actor, 'users:manage');
     const key = normalizeDomain(domain);
     const patch: Partial<AllowedDomainsTable> = { updated_at: isoNow(ctx.clock) };
-    if (input.defaultRole !== undefined) patch.default_role = checkRole(input.defaultRole);
+    if (input.defaultRole !== undefined) patch.default_role = checkSignupRole(input.defaultRole);
     if (input.enabled !== undefined) patch.enabled = input.enabled ? 1 : 0;
     const res = await ctx.db
       .updateTable('_cms_allowed_domains')

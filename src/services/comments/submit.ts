@@ -8,7 +8,7 @@ import type { SchemaService } from '../schema/index.js';
 import { publishedEntry } from './entries.js';
 import { LIMITS, type SubmitInput } from './model.js';
 import { spamReasons } from './spam.js';
-import { normaliseAuthorUrl, normaliseText, storedText } from './text.js';
+import { checkCommentText, normaliseText, storedText } from './text.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -38,22 +38,15 @@ export function submitOps(ctx: ServiceContext, schema: SchemaService) {
       throw new CmsError('COMMENTS_CLOSED', `Comments are closed on "${collection}"`);
     }
 
-    const issues: ValidationIssue[] = [];
-    const issue = (field: string, code: string, message: string) => issues.push({ path: [field], code, message });
     const user = actor.kind === 'user' && actor.userId ? actor : null;
-    const body = normaliseText(input.body, true);
-    if (!body) issue('body', 'too_small', 'must not be empty');
-    else if ([...body].length > LIMITS.body) issue('body', 'too_big', `must be at most ${LIMITS.body} characters`);
-    const name = normaliseText(input.authorName ?? user?.name ?? user?.email?.split('@')[0] ?? '', false);
-    if (!name) issue('authorName', 'too_small', 'is required');
-    else if ([...name].length > LIMITS.authorName) {
-      issue('authorName', 'too_big', `must be at most ${LIMITS.authorName} characters`);
-    }
-    let authorUrl: string | null = null;
-    if (input.authorUrl !== undefined && input.authorUrl.trim() !== '') {
-      authorUrl = normaliseAuthorUrl(input.authorUrl);
-      if (!authorUrl) issue('authorUrl', 'invalid_url', 'must be an absolute http or https address');
-    }
+    const text = checkCommentText({
+      body: input.body,
+      authorName: input.authorName ?? user?.name ?? user?.email?.split('@')[0] ?? '',
+      authorUrl: input.authorUrl,
+    });
+    const issues: ValidationIssue[] = text.issues;
+    const issue = (field: string, code: string, message: string) => issues.push({ path: [field], code, message });
+    const { body, authorName: name, authorUrl } = text.value;
     const email = (user?.email ?? input.authorEmail?.trim().toLowerCase()) || null;
 
     const db = ctx.db;

@@ -1,4 +1,6 @@
+import type { ValidationIssue } from '../../core/errors.js';
 import { escapeHtml } from '../../core/text.js';
+import { LIMITS } from './model.js';
 
 /**
  * Comment text is plain text. It is normalised (NFC, line endings, control
@@ -45,4 +47,40 @@ export function normaliseAuthorUrl(raw: string): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username || url.password) return null;
   return url.href.replace(/'/g, '%27').replace(/"/g, '%22').replace(/</g, '%3C').replace(/>/g, '%3E');
+}
+
+export interface CommentText {
+  /** Normalised, not yet escaped (storedText escapes it). */
+  body: string;
+  authorName: string;
+  authorUrl: string | null;
+}
+
+/**
+ * The text rules of a comment, in one place for every writer (a public
+ * submission, a site import): normalised text, non-empty and within LIMITS,
+ * an author link that is an absolute http(s) address.
+ */
+export function checkCommentText(raw: { body: string; authorName: string; authorUrl?: string | null }): {
+  value: CommentText;
+  issues: ValidationIssue[];
+} {
+  const issues: ValidationIssue[] = [];
+  const issue = (field: string, code: string, message: string) => issues.push({ path: [field], code, message });
+  const body = normaliseText(raw.body, true);
+  if (!body) issue('body', 'too_small', 'must not be empty');
+  else if ([...body].length > LIMITS.body) issue('body', 'too_big', `must be at most ${LIMITS.body} characters`);
+  const authorName = normaliseText(raw.authorName, false);
+  if (!authorName) issue('authorName', 'too_small', 'is required');
+  else if ([...authorName].length > LIMITS.authorName) {
+    issue('authorName', 'too_big', `must be at most ${LIMITS.authorName} characters`);
+  }
+  let authorUrl: string | null = null;
+  if (raw.authorUrl !== undefined && raw.authorUrl !== null && raw.authorUrl.trim() !== '') {
+    authorUrl = raw.authorUrl.length > LIMITS.authorUrl ? null : normaliseAuthorUrl(raw.authorUrl);
+    if (!authorUrl) {
+      issue('authorUrl', 'invalid_url', 'must be an absolute http or https address');
+    }
+  }
+  return { value: { body, authorName, authorUrl }, issues };
 }

@@ -1,4 +1,11 @@
 import type { Kdb } from '../../db/connect.js';
+import type {
+  BlockTypesTable,
+  BlockTypeVersionsTable,
+  CollectionsTable,
+  FieldsTable,
+  RelationsTable,
+} from '../../db/tables.js';
 import { entryTable } from './ddl.js';
 import type {
   BlockTypeInfo,
@@ -39,6 +46,24 @@ async function load(db: Kdb, version: number): Promise<SchemaSnapshot> {
     db.selectFrom('_cms_block_types').selectAll().orderBy('slug').execute(),
     db.selectFrom('_cms_block_type_versions').selectAll().orderBy('version').execute(),
   ]);
+  return buildSnapshot(version, { collections, fields, relations, blockTypes, versions });
+}
+
+/** The schema tables' rows a snapshot is made from (fields in display order, versions in version order). */
+export interface SchemaRows {
+  collections: CollectionsTable[];
+  fields: FieldsTable[];
+  relations: RelationsTable[];
+  blockTypes: BlockTypesTable[];
+  versions: BlockTypeVersionsTable[];
+}
+
+/**
+ * A snapshot from the schema tables' rows: what the cache loads, and what a
+ * site import checks a package's entries against before its schema is written.
+ */
+export function buildSnapshot(version: number, rows: SchemaRows): SchemaSnapshot {
+  const { collections, fields, relations, blockTypes, versions } = rows;
   const snap: SchemaSnapshot = {
     version,
     collections: new Map(),

@@ -111,9 +111,9 @@ export function fileStore(db: Kdb) {
         .executeTakeFirst();
     },
 
-    /** The files of an operation in package order, a page at a time. */
-    async page(operationId: string, afterPosition: number, limit: number): Promise<FileRow[]> {
-      return db
+    /** The files of an operation in package order, a page at a time (`through`: inside a transaction). */
+    async page(operationId: string, afterPosition: number, limit: number, through: Kdb = db): Promise<FileRow[]> {
+      return through
         .selectFrom('_cms_transfer_files')
         .selectAll()
         .where('operation_id', '=', operationId)

@@ -2,16 +2,16 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { CmsError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
-import { type ColumnKind, IDENTIFIER } from '../../db/dialect.js';
 import { migrations } from '../../db/migrations/index.js';
-import { COLUMN_KIND, type FieldType } from '../fields/types.js';
-import { SYSTEM_COLUMNS } from '../schema/ddl.js';
+import type { SchemaSnapshot } from '../schema/model.js';
+import { buildSnapshot, type SchemaRows } from '../schema/snapshot.js';
 import { storedSetting } from '../settings/store.js';
 import type { TransferDeps } from './deps.js';
 import { STEP_MS } from './export.js';
 import type { FileRow } from './files.js';
 import { readHold } from './gate.js';
 import {
+  type CountedItem,
   type Decisions,
   type DecisionsInput,
   decide,
@@ -24,7 +24,8 @@ import type { UploadOps } from './import-upload.js';
 import { ENTRIES_KIND, ENTRY_USER_COLUMNS, recordKind } from './kinds.js';
 import { type Manifest, MEDIA_FILE_KIND } from './manifest.js';
 import type { OperationRow } from './operations.js';
-import { kindColumns } from './parts.js';
+import { type ColumnShapes, kindColumns } from './parts.js';
+import { checkRecord, entryColumns } from './record-check.js';
 import { BadRecord, badRecord, readRecords } from './records.js';
 
 /**
@@ -36,10 +37,8 @@ import { BadRecord, badRecord, readRecords } from './records.js';
 const CursorSchema = z.object({
   position: z.number().int().min(0),
   facts: z.custom<Facts>(),
-  /** Collection ID → columns its entries may carry (from the package's own fields). */
-  /** Collection ID → column → storage kind of the values its entries may carry. */
-  entryColumns: z.record(z.string(), z.record(z.string(), z.string())),
-  collections: z.record(z.string(), z.string()),
+  /** The package's schema records read so far: its entries and revisions are judged against them. */
+  schema: z.custom<SchemaRows>(),
 });
 type Cursor = z.infer<typeof CursorSchema>;
 
@@ -59,35 +58,6 @@ const OCCUPYING: ReadonlyArray<[string, string]> = [
   ['comments', '_cms_comments'],
 ];
 
-const SYSTEM_KINDS: ReadonlyMap<string, ColumnKind> = new Map(SYSTEM_COLUMNS.map((c) => [c.name, c.kind]));
-
-/** Whether a package value can be stored in a column of this kind (as the exporter writes it). */
-function fits(kind: ColumnKind, value: unknown): boolean {
-  if (value === null || kind === 'json') return true;
-  if (kind === 'text') return typeof value === 'string';
-  if (kind === 'boolean') return typeof value === 'boolean';
-  return typeof value === 'number' && Number.isFinite(value) && (kind === 'real' || Number.isInteger(value));
-}
-
-/** Values this release would turn into SQL names or read as JSON must have the form it expects. */
-function recordDefect(kind: string, row: Record<string, unknown>): string | null {
-  const name = (v: unknown) => typeof v === 'string' && IDENTIFIER.test(v) && v.length <= 60;
-  if (kind === 'collections' && !name(row.slug)) return 'the collection slug is not a valid identifier';
-  if (kind === 'fields') {
-    for (const col of ['column_name', 'retired_column'] as const) {
-      if (row[col] !== null && row[col] !== undefined && !name(row[col])) return `${col} is not a valid identifier`;
-    }
-  }
-  if (kind === 'settings') {
-    try {
-      JSON.parse(String(row.value));
-    } catch {
-      return 'the setting value is not JSON';
-    }
-  }
-  return null;
-}
-
 /** What this site holds of the kinds an import needs empty, by kind (empty: a site a package may import into). */
 export async function occupiedKinds(db: Kdb): Promise<Record<string, number>> {
   const occupied: Record<string, number> = {};
@@ -103,7 +73,47 @@ export async function occupiedKinds(db: Kdb): Promise<Record<string, number>> {
 }
 
 function emptyFacts(): Facts {
-  return { counts: {}, principals: [], refs: {}, unknownColumns: {}, problems: [], domains: [], searchCollections: 0 };
+  return {
+    counts: {},
+    principals: [],
+    refs: {},
+    unknownColumns: {},
+    problems: [],
+    problemsOmitted: 0,
+    transformed: [],
+    noted: [],
+    domains: [],
+    searchCollections: 0,
+  };
+}
+
+const emptySchemaRows = (): SchemaRows => ({
+  collections: [],
+  fields: [],
+  relations: [],
+  blockTypes: [],
+  versions: [],
+});
+
+/** The package's schema kinds and where their rows go in the analysis cursor. */
+const SCHEMA_ROWS: Readonly<Record<string, keyof SchemaRows>> = {
+  collections: 'collections',
+  fields: 'fields',
+  relations: 'relations',
+  blockTypes: 'blockTypes',
+  blockTypeVersions: 'versions',
+};
+
+/** Most refused records a plan lists one by one; the rest are counted in one more blocker. */
+const MAX_RECORD_PROBLEMS = 200;
+
+function bumpItem(facts: Facts, key: 'transformed' | 'noted', code: string, kind: string) {
+  // Analyses begun by an earlier release have neither list yet.
+  const list: CountedItem[] = facts[key] ?? [];
+  facts[key] = list;
+  const item = list.find((i) => i.code === code && i.kind === kind);
+  if (item) item.count += 1;
+  else list.push({ code, kind, count: 1 });
 }
 
 export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
@@ -131,7 +141,7 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
 
   /** Columns of a system table, read once per step. */
   function columnCache(db: Kdb) {
-    const cache = new Map<string, Set<string>>();
+    const cache = new Map<string, ColumnShapes>();
     return async (table: string) => {
       let cols = cache.get(table);
       if (!cols) {
@@ -148,35 +158,44 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
     if (!list.includes(column) && list.length < 100) list.push(column);
   }
 
-  /** Read one record file into the facts. */
-  async function readFile(file: FileRow, cursor: Cursor, columnsOf: (table: string) => Promise<Set<string>>) {
+  function refused(facts: Facts, err: BadRecord, kind: string) {
+    if (facts.problems.length < MAX_RECORD_PROBLEMS) {
+      facts.problems.push({ code: 'invalid_record', message: err.message, kind });
+    } else facts.problemsOmitted = (facts.problemsOmitted ?? 0) + 1;
+  }
+
+  /** Read one record file into the facts; each record is judged as the import will judge it. */
+  async function readFile(
+    file: FileRow,
+    cursor: Cursor,
+    columnsOf: (table: string) => Promise<ColumnShapes>,
+    snapshot: () => SchemaSnapshot,
+  ) {
     const { facts } = cursor;
     const kind = recordKind(file.kind);
     const isEntries = file.kind === ENTRIES_KIND;
     const userColumns = isEntries ? ENTRY_USER_COLUMNS : (kind?.users ?? []);
-    const known = isEntries ? null : await columnsOf(kind?.table ?? '');
+    const columns = isEntries || !kind ? null : await columnsOf(kind.table);
+    const known = isEntries ? entryColumns(snapshot(), file.collection) : columns;
     let n = 0;
     for await (const row of readRecords(storage, file)) {
       n += 1;
-      const defect = recordDefect(file.kind, row);
-      if (defect) throw badRecord(file.path, n, defect);
+      const verdict = checkRecord(file, row, { config: ctx.config, columns, snapshot: snapshot() });
+      if (verdict.problem) {
+        refused(facts, badRecord(file.path, n, verdict.problem), file.kind);
+        continue;
+      }
+      if (verdict.transformation) bumpItem(facts, 'transformed', verdict.transformation, file.kind);
+      if (verdict.note) bumpItem(facts, 'noted', verdict.note, file.kind);
       for (const col of userColumns) {
         const id = row[col];
         if (typeof id === 'string') facts.refs[id] = (facts.refs[id] ?? 0) + 1;
       }
-      if (isEntries) {
-        const collectionId = cursor.collections[file.collection ?? ''];
-        const kinds = cursor.entryColumns[collectionId] ?? {};
-        for (const [col, value] of Object.entries(row)) {
-          const kind = SYSTEM_KINDS.get(col) ?? kinds[col];
-          if (!kind) noteUnknown(facts, `entries:${file.collection}`, col);
-          else if (!fits(kind as ColumnKind, value)) {
-            throw badRecord(file.path, n, `${col} is not ${kind === 'integer' ? 'an' : 'a'} ${kind} value`);
-          }
-        }
-        continue;
+      for (const col of Object.keys(row)) {
+        if (known && !known.has(col)) noteUnknown(facts, isEntries ? `entries:${file.collection}` : file.kind, col);
       }
-      for (const col of Object.keys(row)) if (!known?.has(col)) noteUnknown(facts, file.kind, col);
+      const schemaList = SCHEMA_ROWS[file.kind];
+      if (schemaList) (cursor.schema[schemaList] as unknown[]).push(row);
       switch (file.kind) {
         case 'users':
           facts.principals.push({
@@ -187,18 +206,6 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
             disabled: Number(row.disabled) === 1,
           });
           break;
-        case 'collections':
-          cursor.collections[String(row.slug)] = String(row.id);
-          break;
-        case 'fields': {
-          const collectionId = String(row.collection_id);
-          const kinds = cursor.entryColumns[collectionId] ?? {};
-          cursor.entryColumns[collectionId] = kinds;
-          const type = String(row.type) as FieldType;
-          if (typeof row.column_name === 'string') kinds[row.column_name] = COLUMN_KIND[type] ?? 'json';
-          if (typeof row.retired_column === 'string') kinds[row.retired_column] = 'text';
-          break;
-        }
         case 'allowedDomains':
           if (facts.domains.length < 10_000) facts.domains.push(String(row.domain));
           break;
@@ -253,6 +260,13 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
       const cursor = CursorSchema.parse(JSON.parse(leased.cursor ?? 'null'));
       const began = Date.now();
       const columnsOf = columnCache(ctx.db);
+      // The package's schema as a snapshot, made again once more schema records are read.
+      let built: { rows: number; snap: SchemaSnapshot } | null = null;
+      const snapshot = () => {
+        const rows = Object.values(cursor.schema).reduce((sum, list) => sum + list.length, 0);
+        if (!built || built.rows !== rows) built = { rows, snap: buildSnapshot(0, cursor.schema) };
+        return built.snap;
+      };
       const missing = await upload.missingCount(id);
       let done = missing > 0;
       let read = 0;
@@ -265,10 +279,10 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
           continue;
         }
         try {
-          await readFile(next, cursor, columnsOf);
+          await readFile(next, cursor, columnsOf, snapshot);
         } catch (err) {
           if (!(err instanceof BadRecord)) throw err;
-          cursor.facts.problems.push({ code: 'invalid_record', message: err.message, kind: next.kind });
+          refused(cursor.facts, err, next.kind);
         }
         cursor.position = next.position;
         read += 1;
@@ -314,7 +328,7 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
         });
       }
       if (op.state === 'uploading') {
-        const cursor: Cursor = { position: 0, facts: emptyFacts(), entryColumns: {}, collections: {} };
+        const cursor: Cursor = { position: 0, facts: emptyFacts(), schema: emptySchemaRows() };
         const files = await ctx.db
           .selectFrom('_cms_transfer_files')
           .select(sql<number>`count(*)`.as('n'))

@@ -16,7 +16,7 @@ import type { TransferDeps } from './deps.js';
 import { STEP_MS } from './export.js';
 import { HOLD_KEY } from './gate.js';
 import type { Plan } from './import-plan.js';
-import { recordWriter, type WriteState } from './import-write.js';
+import { recordWriter, type WriteContext, type WriteState } from './import-write.js';
 import { MEDIA_FILE_KIND } from './manifest.js';
 import type { OperationRow } from './operations.js';
 
@@ -171,10 +171,10 @@ export function executeOps(
   }
 
   /** The next record file after `position` (media bytes are taken with their records). */
-  async function nextRecordFile(id: string, position: number) {
+  async function nextRecordFile(id: string, position: number, db: Kdb = ctx.db) {
     let after = position;
     for (;;) {
-      const page = await deps.files.page(id, after, 50);
+      const page = await deps.files.page(id, after, 50, db);
       const file = page.find((f) => f.kind !== MEDIA_FILE_KIND);
       if (file) return file;
       if (page.length < 50) return null;
@@ -182,62 +182,80 @@ export function executeOps(
     }
   }
 
+  /** What the record writer needs inside one transaction. */
+  async function writeContext(trx: Kdb, op: OperationRow, plan: Plan): Promise<WriteContext> {
+    return {
+      trx,
+      dialect: ctx.dialect,
+      storage,
+      config: ctx.config,
+      decisions: plan.decisions,
+      principals: new Set(plan.principals.items.map((p) => p.id)),
+      snapshot: await schema.cache.fresh(trx),
+      now: ops.now(),
+      mediaKeys: async (paths) => {
+        const rows = paths.length
+          ? await trx
+              .selectFrom('_cms_transfer_files')
+              .select(['path', 'storage_key'])
+              .where('operation_id', '=', op.id)
+              .where('path', 'in', paths)
+              .where('storage_key', 'is not', null)
+              .execute()
+          : [];
+        // The library takes these objects over: the import no longer removes them.
+        if (rows.length) {
+          await trx
+            .updateTable('_cms_transfer_files')
+            .set({ owned: 0 })
+            .where('operation_id', '=', op.id)
+            .where(
+              'path',
+              'in',
+              rows.map((r) => r.path),
+            )
+            .execute();
+        }
+        return new Map(rows.map((r) => [r.path, r.storage_key as string]));
+      },
+    };
+  }
+
+  /**
+   * The schema's records and the entry tables made from them, in one
+   * transaction: no reader ever sees a collection whose table is not there.
+   */
+  async function writeSchema(op: OperationRow, cursor: ExecuteCursor, plan: Plan): Promise<void> {
+    const writer = recordWriter(cursor.state);
+    await ctx.db.transaction().execute(async (trx) => {
+      for (;;) {
+        const file = await nextRecordFile(op.id, cursor.position, trx);
+        if (!file || !SCHEMA_KINDS.has(file.kind)) break;
+        const w = await writeContext(trx, op, plan);
+        await inFile(ctx.log, file.path, () => writer.writeFile(w, file));
+        cursor.position = file.position;
+      }
+      await createTables(trx);
+      cursor.tablesCreated = true;
+      await checkpoint(trx, op, cursor);
+    });
+    await ctx.bus.publish('schema');
+  }
+
   async function writeRecords(op: OperationRow, cursor: ExecuteCursor, plan: Plan): Promise<boolean> {
-    const file = await nextRecordFile(op.id, cursor.position);
-    if ((!file || !SCHEMA_KINDS.has(file.kind)) && !cursor.tablesCreated) {
-      await ctx.db.transaction().execute(async (trx) => {
-        await createTables(trx);
-        cursor.tablesCreated = true;
-        await checkpoint(trx, op, cursor);
-      });
-      await ctx.bus.publish('schema');
+    if (!cursor.tablesCreated) {
+      await writeSchema(op, cursor, plan);
       return true;
     }
+    const file = await nextRecordFile(op.id, cursor.position);
     if (!file) {
       cursor.phase = 'derived';
       return true;
     }
     const writer = recordWriter(cursor.state);
-    const principals = new Set(plan.principals.items.map((p) => p.id));
     await inFile(ctx.log, file.path, () =>
       ctx.db.transaction().execute(async (trx) => {
-        await writer.writeFile(
-          {
-            trx,
-            dialect: ctx.dialect,
-            storage,
-            decisions: plan.decisions,
-            principals,
-            snapshot: await schema.cache.fresh(trx),
-            now: ops.now(),
-            mediaKeys: async (paths) => {
-              const rows = paths.length
-                ? await trx
-                    .selectFrom('_cms_transfer_files')
-                    .select(['path', 'storage_key'])
-                    .where('operation_id', '=', op.id)
-                    .where('path', 'in', paths)
-                    .where('storage_key', 'is not', null)
-                    .execute()
-                : [];
-              // The library takes these objects over: the import no longer removes them.
-              if (rows.length) {
-                await trx
-                  .updateTable('_cms_transfer_files')
-                  .set({ owned: 0 })
-                  .where('operation_id', '=', op.id)
-                  .where(
-                    'path',
-                    'in',
-                    rows.map((r) => r.path),
-                  )
-                  .execute();
-              }
-              return new Map(rows.map((r) => [r.path, r.storage_key as string]));
-            },
-          },
-          file,
-        );
+        await writer.writeFile(await writeContext(trx, op, plan), file);
         cursor.position = file.position;
         await checkpoint(trx, op, cursor);
       }),

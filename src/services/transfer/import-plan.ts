@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Actor, roleName } from '../../auth/actor.js';
 import { issuesError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/ids.js';
 import type { Manifest } from './manifest.js';
@@ -10,11 +11,17 @@ import type { Manifest } from './manifest.js';
  * execute must name the digest of the plan it was shown.
  */
 
-/** A package user, as the plan shows it (never its e-mail address). */
+/**
+ * A package user, as the plan shows it. Its e-mail address is shown only to
+ * an administrator in a session or at the command line (`forViewer`), never
+ * in summaries for tokens and MCP clients.
+ */
 export interface Principal {
   id: string;
   name: string | null;
+  email?: string;
   role: number;
+  roleName: string;
   disabled: boolean;
   /** Records that name this user (authors, uploaders, bylines …). */
   records: number;
@@ -55,6 +62,13 @@ export const DecisionsInput = z
   .strict();
 export type DecisionsInput = z.infer<typeof DecisionsInput>;
 
+/** A documented change (or a note) made to records of one kind, with how many records it touched. */
+export interface CountedItem {
+  code: string;
+  kind: string;
+  count: number;
+}
+
 /** What the analysis learnt from the package's files (kept in the operation between steps). */
 export interface Facts {
   counts: Record<string, number>;
@@ -65,6 +79,12 @@ export interface Facts {
   unknownColumns: Record<string, string[]>;
   /** Problems that make the package unusable. */
   problems: PlanItem[];
+  /** Refused records past the ones listed in `problems` (absent in analyses of earlier releases). */
+  problemsOmitted?: number;
+  /** Records a domain rule changed (normalised text …), by transformation. */
+  transformed?: CountedItem[];
+  /** Records kept although the current rules would refuse them on their next save. */
+  noted?: CountedItem[];
   domains: string[];
   searchCollections: number;
 }
@@ -148,9 +168,24 @@ export function decide(
   };
 }
 
+/** The plan as this caller may read it: addresses only for a person in a session or at the command line. */
+export function forViewer(plan: Plan, actor: Pick<Actor, 'via'>): Plan {
+  if (actor.via === 'session' || actor.via === 'cli') return plan;
+  return {
+    ...plan,
+    principals: { ...plan.principals, items: plan.principals.items.map(({ email: _email, ...p }) => p) },
+  };
+}
+
 function capped(items: PlanItem[]): { items: PlanItem[]; total: number } {
   return { items: items.slice(0, 50), total: items.length };
 }
+
+/** What a note on kept records says, by its code. */
+const NOTES: Readonly<Record<string, string>> = {
+  values_breaking_constraints:
+    'Values that break a rule their field gained after they were stored (required, length, bounds, pattern, options) are imported as they are; the next save of each must correct them',
+};
 
 export function makePlan(
   manifest: Manifest,
@@ -160,6 +195,13 @@ export function makePlan(
   decisions: Decisions,
 ): Plan {
   const blockers: PlanItem[] = [...facts.problems];
+  if (facts.problemsOmitted) {
+    blockers.push({
+      code: 'invalid_record',
+      message: `${facts.problemsOmitted} more record(s) are refused for the same kinds of reasons`,
+      count: facts.problemsOmitted,
+    });
+  }
   if (target.missingFiles > 0) {
     blockers.push({
       code: 'files_missing',
@@ -190,7 +232,9 @@ export function makePlan(
   const principals: Principal[] = facts.principals.map((p) => ({
     id: p.id,
     name: p.name,
+    email: p.email,
     role: p.role,
+    roleName: roleName(p.role),
     disabled: p.disabled,
     records: facts.refs[p.id] ?? 0,
     suggestedUserId: target.usersByEmail.get(p.email.toLowerCase()) ?? null,
@@ -214,6 +258,9 @@ export function makePlan(
       kind: 'media',
       count: manifest.skippedMedia.length,
     });
+  }
+  for (const n of facts.noted ?? []) {
+    warnings.push({ code: n.code, message: NOTES[n.code] ?? n.code, kind: n.kind, count: n.count });
   }
   for (const [kind, columns] of Object.entries(facts.unknownColumns)) {
     warnings.push({
@@ -241,6 +288,7 @@ export function makePlan(
     'columns_dropped',
     Object.values(facts.unknownColumns).reduce((n, c) => n + c.length, 0),
   );
+  for (const t of facts.transformed ?? []) add(t.code, t.count, t.kind);
   add('search_indexes_built', facts.searchCollections, 'searchSettings');
   add('term_counts_computed', facts.counts.contentTerms ?? 0, 'contentTerms');
   add('media_usage_indexed', facts.counts.entries ?? 0, 'entries');

@@ -1,3 +1,4 @@
+import type { CmsConfig } from '../../core/config.js';
 import type { Kdb } from '../../db/connect.js';
 import { type ColumnKind, type DialectName, encodeValue } from '../../db/dialect.js';
 import type { Storage } from '../../storage/types.js';
@@ -9,8 +10,9 @@ import type { FileRow } from './files.js';
 import type { Decisions } from './import-plan.js';
 import { ENTRIES_KIND, ENTRY_USER_COLUMNS, type Parent, type RecordKind, recordKind } from './kinds.js';
 import { mediaPath } from './manifest.js';
-import { kindColumns } from './parts.js';
-import { readRecords } from './records.js';
+import { type ColumnShapes, kindColumns } from './parts.js';
+import { type CheckContext, checkRecord } from './record-check.js';
+import { badRecord, readRecords } from './records.js';
 
 /**
  * Writing one record file of a package into the site, inside the caller's
@@ -32,6 +34,7 @@ export interface WriteContext {
   trx: Kdb;
   dialect: DialectName;
   storage: Storage;
+  config: CmsConfig;
   decisions: Decisions;
   /** Package user IDs (principals). */
   principals: ReadonlySet<string>;
@@ -49,15 +52,15 @@ function bump(map: Record<string, number>, kind: string, by = 1) {
 }
 
 export function recordWriter(state: WriteState) {
-  const columns = new Map<string, Set<string>>();
+  const columns = new Map<string, ColumnShapes>();
 
-  async function columnsOf(w: WriteContext, table: string): Promise<Set<string>> {
-    let set = columns.get(table);
-    if (!set) {
-      set = await kindColumns(w.trx, w.dialect, table);
-      columns.set(table, set);
+  async function columnsOf(w: WriteContext, table: string): Promise<ColumnShapes> {
+    let shapes = columns.get(table);
+    if (!shapes) {
+      shapes = await kindColumns(w.trx, w.dialect, table);
+      columns.set(table, shapes);
     }
-    return set;
+    return shapes;
   }
 
   /** The target user a package user's records are attributed to (unknown users: nobody). */
@@ -111,9 +114,11 @@ export function recordWriter(state: WriteState) {
   /** Fit a batch of one system kind's records to this site. */
   async function fitKind(w: WriteContext, k: RecordKind, batch: Record<string, unknown>[]) {
     const known = await columnsOf(w, k.table);
+    // Only the columns a package carries for its kind: the rest is this site's to fill.
+    const carried = (col: string) => known.has(col) && (!k.columns || k.columns.includes(col));
     let rows = batch.map((r) => {
       const row: Record<string, unknown> = {};
-      for (const [col, v] of Object.entries(r)) if (known.has(col)) row[col] = v;
+      for (const [col, v] of Object.entries(r)) if (carried(col)) row[col] = v;
       for (const col of k.users ?? []) if (col in row) row[col] = userFor(w, row[col]);
       return row;
     });
@@ -248,11 +253,26 @@ export function recordWriter(state: WriteState) {
     }
   }
 
-  /** Write every record of one file (batches of INSERT_ROWS); the caller's transaction makes it all or nothing. */
+  /**
+   * Write every record of one file (batches of INSERT_ROWS), each judged by
+   * the check the analysis applied: a record it refuses fails the import with
+   * its file and line, so nothing the plan did not show is written. The
+   * caller's transaction makes the file all or nothing.
+   */
   async function writeFile(w: WriteContext, file: FileRow): Promise<void> {
+    const k = recordKind(file.kind);
+    const check: CheckContext = {
+      config: w.config,
+      columns: k ? await columnsOf(w, k.table) : null,
+      snapshot: w.snapshot,
+    };
     let batch: Record<string, unknown>[] = [];
+    let n = 0;
     for await (const record of readRecords(w.storage, file)) {
-      batch.push(record);
+      n += 1;
+      const verdict = checkRecord(file, record, check);
+      if (verdict.problem) throw badRecord(file.path, n, verdict.problem);
+      batch.push(verdict.row);
       if (batch.length >= INSERT_ROWS * 5) {
         await writeBatch(w, file, batch);
         batch = [];

@@ -8,7 +8,7 @@ import type { TransferDeps } from './deps.js';
 import { HOLD_KEY, type ImportGate } from './gate.js';
 import { analyzeOps, occupiedKinds } from './import-analyze.js';
 import { type ExecuteServices, executeOps, initialCursor, type Receipt, readExecuteCursor } from './import-execute.js';
-import type { DecisionsInput, Plan } from './import-plan.js';
+import { type DecisionsInput, forViewer, type Plan } from './import-plan.js';
 import { rollbackOps } from './import-rollback.js';
 import { uploadOps } from './import-upload.js';
 import { type OperationRow, type OperationSummary, startersOf, summarize } from './operations.js';
@@ -236,7 +236,7 @@ export function importsApi(
     },
 
     async plan(actor: Actor, id: string): Promise<Plan> {
-      return planOf(await load(actor, id, 'any'));
+      return forViewer(planOf(await load(actor, id, 'any')), actor);
     },
 
     async execute(actor: Actor, id: string, digests: { packageDigest: string; planDigest: string }) {

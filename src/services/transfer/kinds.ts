@@ -1,3 +1,5 @@
+import { MEDIA_FILE_KIND } from './manifest.js';
+
 /**
  * The record kinds of a site package: which system table each comes from,
  * the key it is read in (keyset order), the columns that name a user (an
@@ -168,4 +170,18 @@ export const KIND_NAMES: ReadonlySet<string> = new Set([...RECORD_KINDS.map((k) 
 
 export function recordKind(kind: string): RecordKind | undefined {
   return RECORD_KINDS.find((k) => k.kind === kind);
+}
+
+/**
+ * Where files of a kind come in an import: the order of RECORD_KINDS, entry
+ * files right after ENTRIES_AFTER, media bytes with their records. An import
+ * reads and writes files in this order whatever order the manifest lists
+ * them in, so no row is written before the rows it points at.
+ */
+export function importRank(kind: string): number {
+  const at = (name: string) => RECORD_KINDS.findIndex((k) => k.kind === name);
+  if (kind === ENTRIES_KIND) return at(ENTRIES_AFTER) + 0.5;
+  if (kind === MEDIA_FILE_KIND) return at('media') + 0.25;
+  const i = at(kind);
+  return i === -1 ? RECORD_KINDS.length : i;
 }

@@ -135,13 +135,35 @@ export async function countRows(db: Kdb, part: Part): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Column names of a record kind's system table (the table named by RECORD_KINDS, never by input). */
-export async function kindColumns(db: Kdb, dialect: DialectName, table: string): Promise<Set<string>> {
+/** What a system table's column takes: text or a whole number, and whether it may be left empty. */
+export interface ColumnShape {
+  integer: boolean;
+  /** NULL is accepted, or the column has a default an omitted value takes. */
+  optional: boolean;
+  nullable: boolean;
+}
+
+export type ColumnShapes = ReadonlyMap<string, ColumnShape>;
+
+/** The columns of a record kind's system table (the table named by RECORD_KINDS, never by input). */
+export async function kindColumns(db: Kdb, dialect: DialectName, table: string): Promise<ColumnShapes> {
   if (!RECORD_KINDS.some((k) => k.table === table)) throw new Error(`not a record kind's table: ${table}`);
   const { rows } =
     dialect === 'sqlite'
-      ? await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)
-      : await sql<{ name: string }>`select column_name as name from information_schema.columns
-          where table_schema = current_schema() and table_name = ${table}`.execute(db);
-  return new Set(rows.map((r) => r.name));
+      ? await sql<{ name: string; type: string; notnull: number; dflt: unknown; pk: number }>`
+          select name, type, "notnull", dflt_value as dflt, pk from pragma_table_info(${table})`.execute(db)
+      : await sql<{ name: string; type: string; notnull: number; dflt: unknown; pk: number }>`
+          select column_name as name, data_type as type, case when is_nullable = 'NO' then 1 else 0 end as "notnull",
+            column_default as dflt, 0 as pk
+          from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db);
+  return new Map(
+    rows.map((r) => {
+      // SQLite lets a primary key column hold NULL unless it says NOT NULL; no table here wants that.
+      const nullable = Number(r.notnull) === 0 && Number(r.pk) === 0;
+      return [
+        r.name,
+        { integer: /int/i.test(r.type), nullable, optional: nullable || (r.dflt !== null && r.dflt !== undefined) },
+      ];
+    }),
+  );
 }

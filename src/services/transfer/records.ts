@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { CmsError } from '../../core/errors.js';
-import { findTextProblem } from '../../core/text.js';
+import { findTextProblem, type TextProblem } from '../../core/text.js';
 import type { Storage } from '../../storage/types.js';
 import type { FileRow } from './files.js';
 
@@ -29,7 +29,7 @@ export async function* readRecords(storage: Storage, file: FileRow): AsyncGenera
         throw badRecord(file.path, n, 'not a JSON object');
       }
       // What the database could not store is a defect of the package, found before anything is written.
-      const problem = findTextProblem(value);
+      const problem = findTextProblem(value) ?? jsonTextProblem(value as Record<string, unknown>);
       if (problem) throw badRecord(file.path, n, `${problem.path.join('.') || 'value'} ${problem.message}`);
       yield value as Record<string, unknown>;
     }
@@ -37,6 +37,29 @@ export async function* readRecords(storage: Storage, file: FileRow): AsyncGenera
     lines.close();
     read.body.destroy();
   }
+}
+
+/**
+ * System tables keep JSON as text (a revision's values, a comment's spam
+ * reasons, field definitions …): the escapes inside it (`\u0000`, a lone
+ * `\ud800`) are plain characters to the check above, but become the
+ * characters themselves once the text is read back and written elsewhere
+ * (publishing a revision). So a column holding JSON text is checked at every
+ * depth of the JSON it holds.
+ */
+function jsonTextProblem(record: Record<string, unknown>): TextProblem | null {
+  for (const [column, v] of Object.entries(record)) {
+    if (typeof v !== 'string' || !/^\s*[[{"]/.test(v)) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      continue;
+    }
+    const problem = findTextProblem(parsed);
+    if (problem) return { ...problem, path: [column, ...problem.path] };
+  }
+  return null;
 }
 
 export class BadRecord extends CmsError {

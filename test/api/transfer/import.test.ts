@@ -331,6 +331,7 @@ describeEachDialect('site import', (dialect) => {
       const listed = manifest.files.find((f: any) => f.path === victim.name);
       listed.size = broken.length;
       listed.sha256 = sha256(broken);
+      listed.records += 1;
       const id = await newImport(target);
       await putFile(target, target.adminToken, id, 'manifest.json', Buffer.from(JSON.stringify(manifest)));
       for (const e of entries.slice(1))

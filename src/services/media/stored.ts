@@ -1,0 +1,24 @@
+import { fitted, refuse, type StoredRow, type StoredVerdict } from '../stored-record.js';
+import { cleanFilename } from './files.js';
+import { extensionFor, mimeAllowed, normaliseMime } from './mime.js';
+import { nameKey } from './rows.js';
+
+/**
+ * A library item from elsewhere (a site package), judged by the rules an
+ * upload applies to what it records: a type this site's library accepts
+ * (`mediaAllowedTypes`), a clean display name (its key derived from it).
+ */
+export function storedMedia(row: StoredRow, allowedTypes: readonly string[]): StoredVerdict {
+  // Only finished items are exported; a pending one would be swept, its bytes with it.
+  if (row.status !== 'ready') return refuse(row, `status "${String(row.status)}" is not a library item's`);
+  const mime = normaliseMime(typeof row.mime_type === 'string' ? row.mime_type : '');
+  if (!mime || mime !== row.mime_type) return refuse(row, `mime_type "${String(row.mime_type)}" is not a media type`);
+  if (!mimeAllowed(mime, allowedTypes)) return refuse(row, `mime_type ${mime} is not accepted by this site's library`);
+  for (const col of ['size', 'width', 'height'] as const) {
+    const v = row[col];
+    if (v === null && col !== 'size') continue;
+    if (typeof v !== 'number' || v < 0) return refuse(row, `${col} must be a whole number of zero or more`);
+  }
+  const filename = cleanFilename(String(row.filename ?? ''), extensionFor(mime));
+  return fitted(row, { ...row, filename, name_key: nameKey(filename) }, 'media_filename_cleaned');
+}
