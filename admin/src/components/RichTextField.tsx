@@ -42,6 +42,7 @@ export function RichTextField({
       issues: {},
       refs: {},
       setRefs: () => {},
+      reportUnfinished: () => {},
       readOnly: disabled,
     }),
     [disabled],

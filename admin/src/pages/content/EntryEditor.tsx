@@ -22,6 +22,7 @@ import { type LifecycleAction, SideCard } from './editor/SideCard';
 import { SlugField } from './editor/SlugField';
 import { TermsPanel } from './editor/TermsPanel';
 import { useEditLock } from './editor/useEditLock';
+import { useEntryForm } from './editor/useEntryForm';
 import { blockFields } from './fields/blockFields';
 import { EditorContext, type EditorContextValue } from './fields/context';
 import { FieldInput } from './fields/FieldInput';
@@ -78,7 +79,15 @@ export function EntryEditorPage({
   const [item, setItem] = useState<ContentItem | null>(null);
   const [rev, setRev] = useState<string | undefined>();
   const [base, setBase] = useState<FormState | null>(null);
-  const [form, setForm] = useState<FormState | null>(null);
+  const {
+    form,
+    put: putForm,
+    update: updateForm,
+    current: currentForm,
+    unfinished,
+    unfinishedNow,
+    reportUnfinished,
+  } = useEntryForm();
   const [epoch, setEpoch] = useState(0);
   const [busy, setBusy] = useState<LifecycleAction | 'save' | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -90,8 +99,6 @@ export function EntryEditorPage({
   const [comparing, setComparing] = useState(false);
   /** Set when a resolved conflict should be saved as soon as the new state is in place. */
   const [saveSoon, setSaveSoon] = useState(false);
-  const formRef = useRef(form);
-  formRef.current = form;
 
   // Load: a new entry starts from defaults, an existing one from the server (once per entry).
   useEffect(() => {
@@ -100,11 +107,11 @@ export function EntryEditorPage({
       const f = emptyForm(c);
       setItem(null);
       setBase(f);
-      setForm(f);
+      putForm(f);
       setRev(undefined);
       setEpoch((e) => e + 1);
     }
-  }, [c, isNew]);
+  }, [c, isNew, putForm]);
   const loadedFor = useRef<string | null>(null);
   useEffect(() => {
     if (!c || isNew || !entry.data || loadedFor.current === entry.data.item.id) return;
@@ -125,14 +132,11 @@ export function EntryEditorPage({
       setItem(saved.item);
       setRev(saved._rev);
       setBase(f);
-      if (mode !== 'base') {
-        setForm(f);
-        formRef.current = f;
-      }
+      if (mode !== 'base') putForm(f);
       if (mode === 'remount') setEpoch((e) => e + 1);
       queryClient.setQueryData(entryQuery(collection, saved.item.id).queryKey, saved);
     },
-    [c, collection, queryClient],
+    [c, collection, queryClient, putForm],
   );
 
   const lockEnabled = Boolean(
@@ -145,13 +149,16 @@ export function EntryEditorPage({
     [model.data?.blockTypes],
   );
   const clientIssues = useMemo(
-    () => (c && form ? formIssues(c.fields, form.data, blockFieldsOf) : {}),
-    [c, form, blockFieldsOf],
+    () => (c && form ? { ...formIssues(c.fields, form.data, blockFieldsOf), ...unfinished } : {}),
+    [c, form, blockFieldsOf, unfinished],
   );
-  const dirty = useMemo(() => {
-    if (!c || !form || !base) return false;
-    return updateBody(c, base, form).keys.length > 0;
-  }, [c, form, base]);
+  /** Whether what is shown differs from what is stored: changed values, or an input's text that is no value yet. */
+  const differs = useCallback(
+    (cur: FormState | null, open: Record<string, string>) =>
+      Boolean(c && cur && base && (updateBody(c, base, cur).keys.length > 0 || Object.keys(open).length > 0)),
+    [c, base],
+  );
+  const dirty = useMemo(() => differs(form, unfinished), [differs, form, unfinished]);
   const readOnly =
     !form ||
     (item ? !rights.canEdit(item) || item.status === 'trashed' : !rights.canCreate) ||
@@ -159,9 +166,10 @@ export function EntryEditorPage({
     conflict !== null;
 
   const save = useCallback(async (): Promise<Saved | null> => {
-    const cur = formRef.current;
+    // The form as it is now, not as last rendered: a save may start in the same moment as the last keystroke.
+    const cur = currentForm();
     if (!c || !cur || !base) return null;
-    if (Object.keys(formIssues(c.fields, cur.data, blockFieldsOf)).length) {
+    if (Object.keys({ ...formIssues(c.fields, cur.data, blockFieldsOf), ...unfinishedNow() }).length) {
       setShowIssues(true);
       setError(new ApiError(400, 'VALIDATION_ERROR', 'Please correct the highlighted fields.'));
       return null;
@@ -190,7 +198,7 @@ export function EntryEditorPage({
         api.PUT('/content/{collection}/{id}', { params: { path: { collection, id } }, body: { ...body, _rev: rev } }),
       );
       // Values typed while the request ran stay in the form; otherwise take the stored (normalised) values.
-      adopt(res, formRef.current === cur ? 'replace' : 'base');
+      adopt(res, currentForm() === cur ? 'replace' : 'base');
       setServerFieldIssues({});
       setSavedAt(res.item.updatedAt);
       queryClient.invalidateQueries({ queryKey: ['content', collection, 'list'] });
@@ -209,7 +217,23 @@ export function EntryEditorPage({
     } finally {
       setBusy(null);
     }
-  }, [c, base, blockFieldsOf, isNew, collection, search.locale, queryClient, navigate, item, rev, id, adopt, lock]);
+  }, [
+    c,
+    base,
+    blockFieldsOf,
+    isNew,
+    collection,
+    search.locale,
+    queryClient,
+    navigate,
+    item,
+    rev,
+    id,
+    adopt,
+    lock,
+    currentForm,
+    unfinishedNow,
+  ]);
 
   // Autosave: drafts (and staged drafts of live entries) save themselves a moment after typing stops.
   const autosave = Boolean(
@@ -234,11 +258,12 @@ export function EntryEditorPage({
   // otherwise (a new entry, a save that would go live) the person is asked first.
   const leaving = useRef(false);
   useBlocker({
-    disabled: !dirty,
     enableBeforeUnload: false,
     shouldBlockFn: async () => {
-      if (leaving.current) return false;
-      if (autosave && !Object.keys(clientIssues).length && (await save())) return false;
+      // Asked of the form as it is now: a click may come before the last keystroke has rendered.
+      if (leaving.current || !differs(currentForm(), unfinishedNow())) return false;
+      // A save refuses (and shows why) while a field has a problem: then the person is asked.
+      if (autosave && (await save())) return false;
       return !window.confirm('Leave this entry? Changes that are not saved will be lost.');
     },
   });
@@ -257,7 +282,7 @@ export function EntryEditorPage({
     setError(null);
     setNotice(null);
     let current: Saved | null = rev ? { item, _rev: rev } : null;
-    if (dirty && ['publish', 'schedule'].includes(action)) {
+    if (['publish', 'schedule'].includes(action) && differs(currentForm(), unfinishedNow())) {
       current = await save();
       if (!current) return;
     }
@@ -380,14 +405,30 @@ export function EntryEditorPage({
             entryId: item?.id ?? null,
             locale: item?.locale ?? search.locale ?? model.data?.i18n.defaultLocale ?? 'en',
             blockTypes: model.data?.blockTypes ?? [],
-            issues: { ...(showIssues ? clientIssues : {}), ...serverFieldIssues },
+            // An unfinished input's problem shows at once: it is why nothing is being saved.
+            issues: { ...(showIssues ? clientIssues : {}), ...serverFieldIssues, ...unfinished },
             refs: form.refs,
             setRefs: (field: string, next: LinkedEntry[]) =>
-              setForm((f) => (f ? { ...f, refs: { ...f.refs, [field]: next } } : f)),
+              updateForm((f) => ({ ...f, refs: { ...f.refs, [field]: next } })),
+            reportUnfinished,
             readOnly,
           }
         : null,
-    [c, form, collection, item, search.locale, model.data, showIssues, clientIssues, serverFieldIssues, readOnly],
+    [
+      c,
+      form,
+      collection,
+      item,
+      search.locale,
+      model.data,
+      showIssues,
+      clientIssues,
+      serverFieldIssues,
+      unfinished,
+      updateForm,
+      reportUnfinished,
+      readOnly,
+    ],
   );
   useRenderTiming('entry-editor', Boolean(ctx && item));
 
@@ -415,7 +456,7 @@ export function EntryEditorPage({
     busy === 'save'
       ? 'Saving…'
       : dirty && !isNew
-        ? autosave
+        ? autosave && !Object.keys(clientIssues).length
           ? 'Unsaved changes (saving shortly)'
           : 'Unsaved changes'
         : savedAt
@@ -430,7 +471,7 @@ export function EntryEditorPage({
       value={form.slug}
       disabled={readOnly}
       error={ctx.issues.slug}
-      onValue={(slug) => setForm((cur) => (cur ? { ...cur, slug } : cur))}
+      onValue={(slug) => updateForm((cur) => ({ ...cur, slug }))}
     />
   );
   const locales = (model.data?.i18n.locales ?? []) as string[];
@@ -474,8 +515,7 @@ export function EntryEditorPage({
             setItem(conflict.item);
             setRev(conflict._rev);
             setBase(theirs);
-            setForm(merged);
-            formRef.current = merged;
+            putForm(merged);
             setEpoch((e) => e + 1);
             setConflict(null);
             setSaveSoon(true);
@@ -512,7 +552,7 @@ export function EntryEditorPage({
                     field={f}
                     path={f.slug}
                     value={form.data[f.slug] ?? null}
-                    onChange={(v) => setForm((cur) => (cur ? { ...cur, data: { ...cur.data, [f.slug]: v } } : cur))}
+                    onChange={(v) => updateForm((cur) => ({ ...cur, data: { ...cur.data, [f.slug]: v } }))}
                   />
                   {f.slug === (c.titleField ?? c.fields[0]?.slug) ? slugField : null}
                 </Fragment>
@@ -564,7 +604,7 @@ export function EntryEditorPage({
           ) : null}
           <BylinesPanel
             credits={form.credits}
-            onChange={(credits) => setForm((cur) => (cur ? { ...cur, credits } : cur))}
+            onChange={(credits) => updateForm((cur) => ({ ...cur, credits }))}
             locale={ctx.locale}
             readOnly={readOnly}
             canManage={rights.canManageBylines}

@@ -1,13 +1,25 @@
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/Button';
+import { useEditorContext } from './context';
 import type { InputProps } from './FieldInput';
 
 const show = (v: unknown) => (v === undefined || v === null ? '' : JSON.stringify(v, null, 2));
 
-/** JSON typed as text; the value changes only when the text parses, and the parse error is shown in place. */
-export function JsonInput({ value, onChange, id, describedBy, invalid, disabled }: InputProps) {
+/**
+ * JSON typed as text; the value changes only when the text parses. Text that does not parse is an
+ * unfinished edit: the form shows the parse error as the field's problem and saves nothing until
+ * it parses (saving the last value that did would store something other than what is shown).
+ */
+export function JsonInput({ value, onChange, id, describedBy, invalid, disabled, path }: InputProps) {
+  const { reportUnfinished } = useEditorContext();
   const [text, setText] = useState(() => show(value));
   const [syntax, setSyntax] = useState<string | null>(null);
+  // Reported as it is typed (the save that may follow at once reads it); withdrawn when the input goes.
+  useEffect(() => () => reportUnfinished(path, null), [reportUnfinished, path]);
+  const problem = (message: string | null) => {
+    setSyntax(message);
+    reportUnfinished(path, message ? `JSON syntax: ${message}` : null);
+  };
 
   // A value replaced from outside (restore, conflict resolution) refreshes the text.
   useEffect(() => {
@@ -25,15 +37,15 @@ export function JsonInput({ value, onChange, id, describedBy, invalid, disabled 
   function edit(next: string) {
     setText(next);
     if (next.trim() === '') {
-      setSyntax(null);
+      problem(null);
       onChange(null);
       return;
     }
     try {
       onChange(JSON.parse(next));
-      setSyntax(null);
+      problem(null);
     } catch (err) {
-      setSyntax(err instanceof Error ? err.message : 'Invalid JSON');
+      problem(err instanceof Error ? err.message : 'Invalid JSON');
     }
   }
 
@@ -44,20 +56,15 @@ export function JsonInput({ value, onChange, id, describedBy, invalid, disabled 
         className="input input--mono textarea"
         rows={Math.min(16, Math.max(4, text.split('\n').length))}
         spellCheck={false}
-        aria-describedby={[describedBy, syntax ? `${id}-syntax` : ''].filter(Boolean).join(' ') || undefined}
+        aria-describedby={describedBy}
         aria-invalid={invalid || Boolean(syntax) || undefined}
         disabled={disabled}
         value={text}
         onChange={(e) => edit(e.target.value)}
       />
       <div className="json__bar">
-        {syntax ? (
-          <p id={`${id}-syntax`} className="field__error" role="status">
-            <span aria-hidden="true">⚠ </span>JSON syntax: {syntax}
-          </p>
-        ) : (
-          <p className="field__hint">Valid JSON.</p>
-        )}
+        {/* The syntax error itself is the field's problem, shown under it by the form. */}
+        {syntax ? null : <p className="field__hint">Valid JSON.</p>}
         <Button
           size="small"
           variant="ghost"

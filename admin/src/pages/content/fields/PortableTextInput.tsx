@@ -10,9 +10,9 @@ import {
   useEditor,
   useEditorSelector,
 } from '@portabletext/editor';
-import { EventListenerPlugin, NodePlugin } from '@portabletext/editor/plugins';
+import { NodePlugin } from '@portabletext/editor/plugins';
 import * as selectors from '@portabletext/editor/selectors';
-import { type ReactElement, useMemo, useState } from 'react';
+import { memo, type ReactElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { checkUrl } from '../../../../../src/services/fields/url';
 import { Button } from '../../../components/Button';
 import { MediaPicker } from '../../../components/media/MediaPicker';
@@ -21,7 +21,7 @@ import { useRenderTiming } from '../../../lib/timing';
 import { useEditorContext } from './context';
 import type { InputProps } from './FieldInput';
 import { mediaValue } from './MediaInput';
-import { BlockObjectView } from './PortableTextObjects';
+import { BlockObjectView, PtFieldPath } from './PortableTextObjects';
 import { DECORATORS, LISTS, ptSchema, STYLES } from './pt-schema';
 
 const textBlock = defineTextBlock({
@@ -93,13 +93,51 @@ const BASE_NODES = [textBlock, ...decoratorNodes, linkNode];
 const renderObject = (props: BlockObjectRenderProps): ReactElement => <BlockObjectView {...props} />;
 
 /** Portable Text with marks, links, headings, lists, images and the site's block types. */
-export default function PortableTextInput({ value, onChange, id, describedBy, disabled, field }: InputProps) {
+export default function PortableTextInput({ value, onChange, id, describedBy, disabled, field, path }: InputProps) {
   const ctx = useEditorContext();
   // The rich text editor loads on its own: its first render is measured apart from the form's.
   useRenderTiming('entry-editor-rich', true, 'entry-editor');
   // The schema and first value are fixed at mount; the form remounts the editor when the value is replaced.
   const [initial] = useState(() => (Array.isArray(value) ? (value as PortableTextBlock[]) : undefined));
   const schemaDefinition = useMemo(() => ptSchema(initial, ctx.blockTypes), [initial, ctx.blockTypes]);
+  // The form re-renders with every keystroke; the editor below must not (it would re-render every block).
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  const onValue = useCallback((v: unknown) => latest.current(v), []);
+  return (
+    <div className="pt" data-testid={`pt-${field.slug}`}>
+      <PtFieldPath.Provider value={path}>
+        <RichEditor
+          schemaDefinition={schemaDefinition}
+          initial={initial}
+          onValue={onValue}
+          id={id}
+          describedBy={describedBy}
+          disabled={disabled}
+          label={field.label}
+        />
+      </PtFieldPath.Provider>
+    </div>
+  );
+}
+
+const RichEditor = memo(function RichEditor({
+  schemaDefinition,
+  initial,
+  onValue,
+  id,
+  describedBy,
+  disabled,
+  label,
+}: {
+  schemaDefinition: ReturnType<typeof ptSchema>;
+  initial: PortableTextBlock[] | undefined;
+  onValue: (v: unknown) => void;
+  id: string;
+  describedBy: string | undefined;
+  disabled: boolean;
+  label: string;
+}) {
   // Registrations stay stable for the editor's lifetime (a new array would re-register on every render).
   const nodes = useMemo(
     () => [
@@ -109,28 +147,40 @@ export default function PortableTextInput({ value, onChange, id, describedBy, di
     [schemaDefinition],
   );
   return (
-    <div className="pt" data-testid={`pt-${field.slug}`}>
-      <EditorProvider initialConfig={{ schemaDefinition, initialValue: initial, readOnly: disabled }}>
-        <EventListenerPlugin
-          on={(event) => {
-            if (event.type === 'mutation') onChange(event.value ?? []);
-          }}
-        />
-        <NodePlugin nodes={nodes} />
-        {disabled ? null : <Toolbar label={field.label} />}
-        <PortableTextEditable
-          id={id}
-          className="pt__editable input"
-          aria-describedby={describedBy}
-          aria-labelledby={`${id}-label`}
-          aria-multiline="true"
-          role="textbox"
-          spellCheck
-          renderPlaceholder={() => <span className="pt__placeholder">Start writing…</span>}
-        />
-      </EditorProvider>
-    </div>
+    <EditorProvider initialConfig={{ schemaDefinition, initialValue: initial, readOnly: disabled }}>
+      <ValueRelay onValue={onValue} />
+      <NodePlugin nodes={nodes} />
+      {disabled ? null : <Toolbar label={label} />}
+      <PortableTextEditable
+        id={id}
+        className="pt__editable input"
+        aria-describedby={describedBy}
+        aria-labelledby={`${id}-label`}
+        aria-multiline="true"
+        role="textbox"
+        spellCheck
+        renderPlaceholder={renderPlaceholder}
+      />
+    </EditorProvider>
   );
+});
+
+const renderPlaceholder = () => <span className="pt__placeholder">Start writing…</span>;
+
+/**
+ * Hands the editor's value to the form with every change, as it happens. The editor's own
+ * `mutation` event waits until typing pauses (250 ms, or a 1 s timer): a save in that window
+ * stored the text without its last words and then reported it saved. A `patch` event comes
+ * synchronously with each change (and not for the normalising of a value that was only opened),
+ * and the snapshot then holds the whole current value.
+ */
+function ValueRelay({ onValue }: { onValue: (value: unknown) => void }) {
+  const editor = useEditor();
+  useEffect(() => {
+    const sub = editor.on('patch', () => onValue(editor.getSnapshot().context.value ?? []));
+    return () => sub.unsubscribe();
+  }, [editor, onValue]);
+  return null;
 }
 
 function Toolbar({ label }: { label: string }) {

@@ -1,5 +1,5 @@
 import { type BlockObjectRenderProps, useEditor } from '@portabletext/editor';
-import { useState } from 'react';
+import { createContext, useContext, useEffect, useId, useState } from 'react';
 import { checkUrl } from '../../../../../src/services/fields/url';
 import type { FieldLike } from '../../../api/content';
 import { Button } from '../../../components/Button';
@@ -10,11 +10,15 @@ import { mediaValue } from './MediaInput';
 
 type Obj = Record<string, unknown> & { _key: string; _type: string };
 
+/** Path of the rich text field the objects sit in: their unfinished values are reported under it. */
+export const PtFieldPath = createContext('');
+
 /** An image or a custom block inside rich text: a card with its values, edited in place. */
 export function BlockObjectView(props: BlockObjectRenderProps) {
   const node = props.node as Obj;
   const editor = useEditor();
   const ctx = useEditorContext();
+  const fieldPath = useContext(PtFieldPath);
   const [editing, setEditing] = useState(false);
   const type = ctx.blockTypes.find((b) => b.slug === node._type);
   const defs: FieldLike[] | undefined =
@@ -96,6 +100,7 @@ export function BlockObjectView(props: BlockObjectRenderProps) {
             {(defs ?? []).map((f) => (
               <SimpleInput
                 key={f.slug}
+                path={`${fieldPath}.${node._key}.${f.slug}`}
                 field={f}
                 value={node[f.slug]}
                 onChange={(v) => editor.send({ type: 'block.set', at, props: { [f.slug]: v } })}
@@ -116,10 +121,24 @@ function preview(v: unknown): string {
 }
 
 /** The scalar fields of a block inside rich text; richer ones are edited in a blocks field. */
-function SimpleInput({ field, value, onChange }: { field: FieldLike; value: unknown; onChange: (v: unknown) => void }) {
-  const id = `pt-${field.slug}-${Math.random().toString(36).slice(2, 8)}`;
+function SimpleInput({
+  field,
+  value,
+  onChange,
+  path,
+}: {
+  field: FieldLike;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  path: string;
+}) {
+  const id = useId();
+  const { reportUnfinished } = useEditorContext();
   const [text, setText] = useState(typeof value === 'string' ? value : value == null ? '' : String(value));
   const problem = field.type === 'url' && text ? checkUrl(text) : null;
+  // An address refused as unsafe is not handed to the block: until it is fixed the form must not
+  // save the old one as if it were this. Reported as typed, withdrawn when the input goes.
+  useEffect(() => () => reportUnfinished(path, null), [reportUnfinished, path]);
   if (field.type === 'boolean') {
     return (
       <label className="check check--inline">
@@ -166,8 +185,10 @@ function SimpleInput({ field, value, onChange }: { field: FieldLike; value: unkn
           onChange={(e) => {
             setText(e.target.value);
             const raw = e.target.value;
+            const refused = field.type === 'url' && raw ? checkUrl(raw) : null;
+            reportUnfinished(path, refused ? `${field.label}: ${refused}` : null);
             if (field.type === 'number' || field.type === 'integer') onChange(raw === '' ? null : Number(raw));
-            else if (!(field.type === 'url' && raw && checkUrl(raw))) onChange(raw === '' ? null : raw);
+            else if (!refused) onChange(raw === '' ? null : raw);
           }}
         />
       )}

@@ -12,6 +12,12 @@ export interface EditorContextValue {
   /** Linked entries of relation-bound reference fields. */
   refs: Record<string, LinkedEntry[]>;
   setRefs: (field: string, next: LinkedEntry[]) => void;
+  /**
+   * An input whose text is not a value yet (JSON that does not parse, an unsafe address) says so
+   * here, keyed by its path; `null` when it is a value again. The form counts it as an unsaved
+   * change and refuses to save until it is fixed, so what is stored is never older than what is shown.
+   */
+  reportUnfinished: (path: string, problem: string | null) => void;
   readOnly: boolean;
 }
 
