@@ -181,6 +181,11 @@ describeWithChromium('site transfer import tab', () => {
     const sam = principals.filter({ hasText: 'Sam Reyes' });
     expect(await lin.textContent()).toContain('No user of this site has its e-mail address');
     expect(await lin.getByRole('radio', { name: /Create this user/ }).isChecked()).toBe(true);
+    // Before confirming, the administrator sees every account the import creates, with its address and role.
+    const accounts = p.getByTestId('plan-created-accounts');
+    expect(await accounts.textContent()).toContain('This import creates 2 accounts, 1 administrator among them');
+    expect(await accounts.textContent()).toContain('lin@example.test');
+    expect(await accounts.textContent()).toContain('sam@example.test');
     await shot(p, 'plan-desktop.png');
 
     // Lin's records go to Ada: the plan is made again with that decision.
@@ -193,6 +198,7 @@ describeWithChromium('site transfer import tab', () => {
     expect(await lin.getByRole('combobox').inputValue()).toBe(adaId);
     expect(await sam.getByRole('radio', { name: /Create this user/ }).isChecked()).toBe(true);
     await plan.getByText('1 package user attributed to users of this site').waitFor();
+    await expect.poll(() => accounts.textContent()).toContain('This import creates 1 account:');
 
     // Execute, through the typed confirmation.
     await p.getByRole('button', { name: 'Import into this site…' }).click();

@@ -119,6 +119,7 @@ function PrincipalChoice({
         <legend className="transfer-principal__name">
           {name} <span className="pill">{roleName(principal.role)}</span>
           {principal.disabled ? <span className="pill pill--trashed">Disabled</span> : null}
+          {principal.email ? <span className="muted transfer-principal__email"> {principal.email}</span> : null}
         </legend>
         <p className="small muted">
           {principal.records > 0
@@ -169,13 +170,48 @@ function PrincipalChoice({
             <span>
               Create this user
               <span className="check__hint">
-                With the package’s name, e-mail address and role ({roleName(principal.role)}).
+                With the package’s name, e-mail address{principal.email ? ` (${principal.email})` : ''} and role (
+                {roleName(principal.role)}).
               </span>
             </span>
           </label>
         </div>
       </fieldset>
     </li>
+  );
+}
+
+/**
+ * The accounts the import will create, each with its address and role, in
+ * one list an administrator reads before typing the confirmation: an import
+ * must never add an administrator nobody noticed.
+ */
+function CreatedAccounts({ principals }: { principals: PlanPrincipal[] }) {
+  const created = principals.filter((p) => p.mappedUserId === null);
+  if (!created.length) {
+    return (
+      <p className="small" data-testid="plan-created-accounts">
+        No account is created: every package user’s records go to a user of this site.
+      </p>
+    );
+  }
+  const admins = created.filter((p) => p.roleName === 'admin').length;
+  return (
+    <div className="alert alert--info" data-testid="plan-created-accounts">
+      <p>
+        <strong>This import creates {plural(created.length, 'account')}</strong>
+        {admins ? `, ${plural(admins, 'administrator')} among them` : ''}:
+      </p>
+      <ul className="transfer-created">
+        {created.map((p) => (
+          <li key={p.id} data-principal={p.id}>
+            {p.name ?? 'A user without a name'} · {p.email ?? 'address not shown'} ·{' '}
+            <span className={`pill${p.roleName === 'admin' ? ' pill--warn' : ''}`}>{roleName(p.role)}</span>
+            {p.disabled ? ' · disabled' : ''}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -300,6 +336,7 @@ export function PlanView({ plan, runner }: { plan: ImportPlan; runner: ImportRun
           Each user of the old site either becomes a user of this one, or their records go to a user this site already
           has. Passwords, passkeys and tokens never travel: created users sign in by magic link or passkey.
         </p>
+        <CreatedAccounts principals={plan.principals.items} />
         {plan.principals.items.length ? (
           <ul className="transfer-principals">
             {plan.principals.items.map((p) => (

@@ -60,7 +60,8 @@ export const BLOCKER_ADVICE: Record<string, string> = {
   newer_release: 'Update this site to the release that wrote the package, or a later one, then analyze it again.',
   principal_conflict: 'Choose “Attribute to” that user of this site below instead of creating the user.',
   records_mismatch: 'The package is damaged or was changed after it was exported: export it again on the source site.',
-  invalid_record: 'The package is damaged or was changed after it was exported: export it again on the source site.',
+  invalid_record:
+    'The package holds a record this site refuses (the message names its file, line and why): a damaged or changed package, or a value the rules refuse. Correct it on the source site and export again.',
 };
 
 /** Codes of the plan's transformations, in words ("3 package users attributed to users of this site"). */
@@ -86,6 +87,12 @@ export function transformationText(code: string, count: number, kind?: string): 
       return `Term counts computed from ${plural(count, 'term assignment')}`;
     case 'media_usage_indexed':
       return `Media usage indexed for ${plural(count, 'entry', 'entries')}`;
+    case 'comment_text_normalised':
+      return `${plural(count, 'comment')} stored the way the comment rules store text (markup escaped, links that are not http(s) dropped)`;
+    case 'redirect_normalised':
+      return `${plural(count, 'redirect')} with the source written in its canonical form`;
+    case 'media_filename_cleaned':
+      return `${plural(count, 'media file name')} cleaned of control characters and paths`;
     default:
       return `${code}${kind ? ` (${kindText(kind)})` : ''}: ${count}`;
   }
