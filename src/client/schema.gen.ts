@@ -8428,7 +8428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR) */
+            /** @description Invalid input (VALIDATION_ERROR); no part named `file`, an empty file or a body without bytes (NO_FILE; no body, `Content-Length: 0` and a chunked body without data are alike); bytes of a type not accepted, or not the type claimed (INVALID_TYPE) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8870,7 +8870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR) */
+            /** @description Invalid input (VALIDATION_ERROR); no part named `file`, an empty file or a body without bytes (NO_FILE; no body, `Content-Length: 0` and a chunked body without data are alike); bytes of a type not accepted, or not the type claimed (INVALID_TYPE) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9075,7 +9075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR) */
+            /** @description Invalid input (VALIDATION_ERROR); an empty body is a missing upload body (NO_FILE; no body, `Content-Length: 0` and a chunked body without data are alike); a body of another size than the pending item declared (UPLOAD_SIZE_MISMATCH) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14975,7 +14975,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR) */
+            /** @description Invalid input (VALIDATION_ERROR); an empty body (no body, `Content-Length: 0` and a chunked body without data are alike) is the file when the manifest lists it with size 0, otherwise a missing upload body (NO_FILE; always for manifest.json); a size other than the manifest's (UPLOAD_SIZE_MISMATCH); bytes that do not match its SHA-256 (VALIDATION_ERROR) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,8 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { CmsError, validationError } from '../core/errors.js';
+import { isStorableText } from '../core/text.js';
+import { bodyWithBytes } from './request-body.js';
 
 /** One file part, streamed: the handler must consume `stream` (or fail). */
 export interface FilePart {
@@ -33,18 +34,27 @@ const issue = (path: string, code: string, message: string) =>
 
 /**
  * Parse a `multipart/form-data` body as it streams in (busboy): text parts are
- * collected, file parts go to `onFile` one after another. Nothing is buffered
+ * collected (a NUL or an unpaired surrogate in one is a 400 naming it, as in a
+ * JSON body), file parts go to `onFile` one after another. Nothing is buffered
  * whole. On any failure the body stops being read and every file already
  * received is discarded.
  */
-export function parseMultipart<T>(request: Request, rules: MultipartRules<T>): Promise<MultipartResult<T>> {
+export async function parseMultipart<T>(request: Request, rules: MultipartRules<T>): Promise<MultipartResult<T>> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-    return Promise.reject(
-      new CmsError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data (a part named "file")', undefined),
+    throw new CmsError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the file as multipart/form-data (a part named "file")',
+      undefined,
     );
   }
-  if (!request.body) return Promise.reject(new CmsError('NO_FILE', 'The request has no body'));
+  // No bytes at all is a missing upload, not a malformed form (however the client sent nothing).
+  const source = await bodyWithBytes(request);
+  if (!source) throw new CmsError('NO_FILE', 'The request has no body');
+  return parseParts(source, contentType, rules);
+}
+
+function parseParts<T>(source: Readable, contentType: string, rules: MultipartRules<T>): Promise<MultipartResult<T>> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -61,9 +71,9 @@ export function parseMultipart<T>(request: Request, rules: MultipartRules<T>): P
       },
     });
   } catch {
+    source.destroy();
     return Promise.reject(issue('file', 'invalid_multipart', 'Malformed multipart/form-data request'));
   }
-  const source = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
   const fields: Record<string, string> = {};
   const files: Record<string, T> = {};
   const pending: Array<Promise<void>> = [];
@@ -117,6 +127,11 @@ export function parseMultipart<T>(request: Request, rules: MultipartRules<T>): P
       }
       if (info.valueTruncated) {
         fail(issue(name, 'too_big', `"${name}" is longer than ${rules.maxFieldBytes} bytes`));
+        return;
+      }
+      // The JSON body rule (src/core/text.ts) for every multipart route: both engines would store it differently.
+      if (!isStorableText(value)) {
+        fail(issue(name, 'invalid_text', `"${name}" must not contain NUL characters (U+0000) or unpaired surrogates`));
         return;
       }
       fields[name] = value;

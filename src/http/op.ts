@@ -36,7 +36,15 @@ export interface OpSpec<P, Q, B, R> {
    * schema, never parsed or buffered by the framework; the handler reads
    * `c.req.raw.body` itself. The document states the configured maximum size.
    */
-  upload?: { mediaType: 'multipart/form-data' | 'application/octet-stream'; schema: z.ZodType };
+  upload?: {
+    mediaType: 'multipart/form-data' | 'application/octet-stream';
+    schema: z.ZodType;
+    /**
+     * The 400 answers of this upload beyond VALIDATION_ERROR, above all what a body without
+     * bytes means here (NO_FILE, or a legitimate empty file): documented with the 400 response.
+     */
+    invalid: string;
+  };
   /**
    * A file answer outside the envelope (package downloads): documented with
    * these media types as binary; the handler returns a `Response`.
@@ -116,7 +124,9 @@ export function op<
             description: 'Success',
             content: { 'application/json': { schema: envelope(spec.response) } },
           },
-      400: errorContent('Invalid input (VALIDATION_ERROR)'),
+      400: errorContent(
+        upload ? `Invalid input (VALIDATION_ERROR); ${upload.invalid}` : 'Invalid input (VALIDATION_ERROR)',
+      ),
       ...(spec.public ? {} : { 401: errorContent('Missing or invalid credentials (UNAUTHORIZED)') }),
       ...(spec.public ? {} : { 403: errorContent('Insufficient permission or scope') }),
       404: errorContent('Resource not found (NOT_FOUND)'),

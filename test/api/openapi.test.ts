@@ -167,6 +167,21 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths)).not.toContain('/media/file/{ref}');
   });
 
+  it('documents what an upload without bytes answers (NO_FILE; an empty package file only if the manifest says 0 bytes)', async () => {
+    const doc = await document();
+    const ops = Object.values(doc.paths).flatMap((p: any) => Object.values(p)) as any[];
+    const bad = (id: string) => String(ops.find((o) => o.operationId === id).responses['400'].description);
+    for (const id of ['uploadMedia', 'replaceMediaImage', 'uploadPendingMedia', 'uploadTransferImportFile']) {
+      expect(bad(id), id).toContain('NO_FILE');
+    }
+    expect(bad('uploadMedia')).toMatch(/no part named `file`/);
+    expect(bad('uploadPendingMedia')).toContain('UPLOAD_SIZE_MISMATCH');
+    expect(bad('uploadTransferImportFile')).toMatch(/size 0/);
+    expect(bad('uploadTransferImportFile')).toContain('UPLOAD_SIZE_MISMATCH');
+    // Operations without an upload keep the plain wording.
+    expect(bad('updateMedia')).toBe('Invalid input (VALIDATION_ERROR)');
+  });
+
   const DOWNLOADS = ['getTransferExportManifest', 'downloadTransferExportFile', 'downloadTransferExportArchive'];
 
   it('wraps every success response in the envelope and every error in the error envelope', async () => {

@@ -231,7 +231,11 @@ export function importRoutes(api: Api): void {
       summary: 'Analyze a WordPress export file',
       tags,
       hidden: true,
-      upload: { mediaType: 'multipart/form-data', schema: z.object({ file: z.string() }) },
+      upload: {
+        mediaType: 'multipart/form-data',
+        schema: z.object({ file: z.string() }),
+        invalid: 'no part named `file` or a body without bytes (NO_FILE)',
+      },
       response: Any,
     },
     async ({ c, actor, services }) => (await analyzeUpload(c, actor, services)) as unknown as Record<string, unknown>,

@@ -32,6 +32,10 @@ import { octetBody } from '../octet-body.js';
 import { type Api, op, Reply } from '../op.js';
 import { mediaFolderRoutes } from './media-folders.js';
 
+/** The 400s of the multipart uploads (documented with the operations). */
+const MULTIPART_INVALID =
+  'no part named `file`, an empty file or a body without bytes (NO_FILE; no body, `Content-Length: 0` and a chunked body without data are alike); bytes of a type not accepted, or not the type claimed (INVALID_TYPE)';
+
 /** Room for the text parts and a thumbnail around the file in a multipart body. */
 export const MULTIPART_SLACK = MAX_THUMBNAIL_BYTES + 256 * 1024;
 
@@ -170,7 +174,11 @@ export function mediaRoutes(api: Api): void {
       description:
         '201 with a new ready item, or 200 with `deduplicated: true` and the item already holding identical bytes (alt and caption are then not applied). The type is detected from the bytes.',
       tags,
-      upload: { mediaType: 'multipart/form-data', schema: UploadForm },
+      upload: {
+        mediaType: 'multipart/form-data',
+        schema: UploadForm,
+        invalid: MULTIPART_INVALID,
+      },
       response: UploadResultSchema,
       status: 201,
     },
@@ -258,7 +266,11 @@ export function mediaRoutes(api: Api): void {
       summary: 'Replace the file of an item (same ID and URL, new bytes and facts)',
       tags,
       params: MediaIdParams,
-      upload: { mediaType: 'multipart/form-data', schema: ReplaceForm },
+      upload: {
+        mediaType: 'multipart/form-data',
+        schema: ReplaceForm,
+        invalid: MULTIPART_INVALID,
+      },
       response: MediaSingle,
     },
     async ({ actor, services, params, c }) => {
@@ -298,11 +310,16 @@ export function mediaRoutes(api: Api): void {
       summary: 'Upload the bytes of a pending item through the service (same-origin upload target)',
       tags,
       params: MediaIdParams,
-      upload: { mediaType: 'application/octet-stream', schema: PendingBody },
+      upload: {
+        mediaType: 'application/octet-stream',
+        schema: PendingBody,
+        invalid:
+          'an empty body is a missing upload body (NO_FILE; no body, `Content-Length: 0` and a chunked body without data are alike); a body of another size than the pending item declared (UPLOAD_SIZE_MISMATCH)',
+      },
       response: PendingUploadResult,
     },
     async ({ actor, services, params, c }) => {
-      const { body, length } = octetBody(c);
+      const { body, length } = await octetBody(c);
       return services.media.putPending(actor, params.id, body, length);
     },
   );

@@ -249,11 +249,16 @@ export function transferRoutes(api: Api): void {
       summary: 'Upload one file of the package (the path URL-encoded); its size and SHA-256 must match the manifest',
       tags,
       params: TransferFileParams,
-      upload: { mediaType: 'application/octet-stream', schema: UploadFileBody },
+      upload: {
+        mediaType: 'application/octet-stream',
+        schema: UploadFileBody,
+        invalid:
+          "an empty body (no body, `Content-Length: 0` and a chunked body without data are alike) is the file when the manifest lists it with size 0, otherwise a missing upload body (NO_FILE; always for manifest.json); a size other than the manifest's (UPLOAD_SIZE_MISMATCH); bytes that do not match its SHA-256 (VALIDATION_ERROR)",
+      },
       response: ImportSchema,
     },
     async ({ actor, services, params, c }) => {
-      const { body, length } = octetBody(c);
+      const { body, length } = await octetBody(c);
       return services.transfer.imports.upload(actor, params.id, params.path, body, length);
     },
   );

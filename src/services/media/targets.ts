@@ -156,13 +156,14 @@ export function targetOps(deps: MediaDeps) {
     requirePermission(actor, 'media:register');
     const row = await ownPending(deps, actor, id);
     const declared = Number(row.size);
+    // Before any length is compared: no bytes is a missing body (NO_FILE), not a size that differs.
+    if (!body || contentLength === 0) throw new CmsError('NO_FILE', 'The upload body is missing');
     if (contentLength !== null && contentLength > ctx.config.maxUploadSize) {
       throw new CmsError('PAYLOAD_TOO_LARGE', 'The body is larger than the maximum upload size', {
         maxUploadSize: ctx.config.maxUploadSize,
       });
     }
     if (contentLength !== null && contentLength !== declared) throw sizeMismatch(declared, contentLength, 'uploaded');
-    if (!body || contentLength === 0) throw new CmsError('NO_FILE', 'The upload body is missing');
     let staged: StagedFile;
     try {
       staged = await stageStream(body, deps.tmpDir, declared);

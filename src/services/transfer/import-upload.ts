@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import { CmsError, issuesError } from '../../core/errors.js';
+import { CmsError, isCmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { discard, type StagedFile, stageStream } from '../media/staging.js';
 import type { TransferDeps } from './deps.js';
@@ -164,9 +164,20 @@ export function uploadOps(deps: TransferDeps, stagingDir: string) {
         { maxBytes: limit, size },
       );
     }
+    // No bytes is decided by the manifest, before lengths are compared: the file itself when it
+    // lists 0 bytes, a missing upload body otherwise (however the client sent nothing).
+    if (!body && size > 0) throw missingBody(path, size);
     if (declared !== null && declared !== size) throw sizeMismatch(path, size, declared);
-    const staged = await stage(body, size, declared);
+    let staged: StagedFile;
     try {
+      staged = await stage(body ?? Readable.from([]), size, declared);
+    } catch (err) {
+      // The limit here is the manifest's size: more bytes than it lists is a size mismatch, not a too-large file.
+      if (isCmsError(err) && err.code === 'PAYLOAD_TOO_LARGE') throw sizeMismatch(path, size, null);
+      throw err;
+    }
+    try {
+      if (staged.size === 0 && size > 0) throw missingBody(path, size);
       if (staged.size !== size) throw sizeMismatch(path, size, staged.size);
       if (staged.hash !== `sha256:${file.sha256}`) {
         throw issuesError(`The bytes of "${path}" do not match the manifest's SHA-256`, [
@@ -265,11 +276,23 @@ export function uploadOps(deps: TransferDeps, stagingDir: string) {
   }
 }
 
-function sizeMismatch(path: string, expected: number, got: number): CmsError {
-  return new CmsError('UPLOAD_SIZE_MISMATCH', `"${path}" must be ${expected} bytes (the manifest's size), not ${got}`, {
+function missingBody(path: string, expected: number): CmsError {
+  return new CmsError('NO_FILE', `The upload body is missing ("${path}" is ${expected} bytes in the manifest)`, {
     expected,
-    received: got,
   });
+}
+
+/** `got` null: more bytes arrived than the manifest lists (the upload was cut off there). */
+function sizeMismatch(path: string, expected: number, got: number | null): CmsError {
+  const what = got === null ? 'more' : String(got);
+  return new CmsError(
+    'UPLOAD_SIZE_MISMATCH',
+    `"${path}" must be ${expected} bytes (the manifest's size), not ${what}`,
+    {
+      expected,
+      received: got,
+    },
+  );
 }
 
 export type UploadOps = ReturnType<typeof uploadOps>;
