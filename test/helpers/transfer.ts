@@ -199,3 +199,15 @@ export async function planOf(cms: Cms, token: string, entries: PackageEntry[]) {
   }
   return { id, plan: await analyzeImport(cms, token, id) };
 }
+
+/** A package's entries with one file's bytes replaced, its size and digest in the manifest made to match. */
+export function withFile(entries: PackageEntry[], name: string, data: Buffer): PackageEntry[] {
+  const manifest = JSON.parse(entries[0].data.toString('utf8'));
+  const listed = manifest.files.find((f: any) => f.path === name);
+  listed.size = data.length;
+  listed.sha256 = sha256(data);
+  return [
+    { name: 'manifest.json', data: Buffer.from(JSON.stringify(manifest)) },
+    ...entries.slice(1).map((e) => (e.name === name ? { name, data } : e)),
+  ];
+}

@@ -1,6 +1,6 @@
 import { fitted, refuse, type StoredRow, type StoredVerdict } from '../stored-record.js';
 import { cleanFilename } from './files.js';
-import { extensionFor, mimeAllowed, normaliseMime } from './mime.js';
+import { extensionFor, mimeAllowed, mimeMismatch, normaliseMime, sniffMime } from './mime.js';
 import { nameKey } from './rows.js';
 
 /**
@@ -21,4 +21,15 @@ export function storedMedia(row: StoredRow, allowedTypes: readonly string[]): St
   }
   const filename = cleanFilename(String(row.filename ?? ''), extensionFor(mime));
   return fitted(row, { ...row, filename, name_key: nameKey(filename) }, 'media_filename_cleaned');
+}
+
+/**
+ * The bytes of an item from elsewhere, judged as an upload's are: the type
+ * they show must not contradict the recorded one (an "image" that is an HTML
+ * page). `head` is the start of the file; `complete` when it is all of it.
+ */
+export async function storedMediaBytesProblem(row: StoredRow, head: Buffer, complete: boolean): Promise<string | null> {
+  const claimed = normaliseMime(String(row.mime_type ?? ''));
+  const sniffed = await sniffMime(head, complete, claimed);
+  return mimeMismatch(claimed, sniffed) ? `the file's bytes are ${sniffed}, not the recorded ${claimed}` : null;
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { CmsError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import { migrations } from '../../db/migrations/index.js';
+import { HEAD_BYTES } from '../media/staging.js';
+import { storedMediaBytesProblem } from '../media/stored.js';
 import type { SchemaSnapshot } from '../schema/model.js';
 import { buildSnapshot, type SchemaRows } from '../schema/snapshot.js';
 import { storedSetting } from '../settings/store.js';
@@ -22,7 +24,7 @@ import {
 } from './import-plan.js';
 import type { UploadOps } from './import-upload.js';
 import { ENTRIES_KIND, ENTRY_USER_COLUMNS, recordKind } from './kinds.js';
-import { type Manifest, MEDIA_FILE_KIND } from './manifest.js';
+import { type Manifest, MEDIA_FILE_KIND, mediaPath } from './manifest.js';
 import type { OperationRow } from './operations.js';
 import { type ColumnShapes, kindColumns } from './parts.js';
 import { checkRecord, entryColumns } from './record-check.js';
@@ -158,6 +160,21 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
     if (!list.includes(column) && list.length < 100) list.push(column);
   }
 
+  /**
+   * A media record's bytes, judged as an upload's (their type must not
+   * contradict the record's). Uploaded files never change: their digest was
+   * checked as they came in, so the import writes what was judged here.
+   */
+  async function mediaBytesProblem(file: FileRow, row: Record<string, unknown>): Promise<string | null> {
+    const bytes = await deps.files.get(file.operation_id, mediaPath(String(row.id), String(row.storage_key)));
+    if (!bytes?.storage_key) return null;
+    const read = await storage.read(bytes.storage_key, { start: 0, end: HEAD_BYTES - 1 });
+    if (!read) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of read.body) chunks.push(chunk as Buffer);
+    return storedMediaBytesProblem(row, Buffer.concat(chunks), read.size <= HEAD_BYTES);
+  }
+
   function refused(facts: Facts, err: BadRecord, kind: string) {
     if (facts.problems.length < MAX_RECORD_PROBLEMS) {
       facts.problems.push({ code: 'invalid_record', message: err.message, kind });
@@ -181,8 +198,9 @@ export function analyzeOps(deps: TransferDeps, upload: UploadOps) {
     for await (const row of readRecords(storage, file)) {
       n += 1;
       const verdict = checkRecord(file, row, { config: ctx.config, columns, snapshot: snapshot() });
-      if (verdict.problem) {
-        refused(facts, badRecord(file.path, n, verdict.problem), file.kind);
+      const problem = verdict.problem ?? (file.kind === 'media' ? await mediaBytesProblem(file, row) : null);
+      if (problem) {
+        refused(facts, badRecord(file.path, n, problem), file.kind);
         continue;
       }
       if (verdict.transformation) bumpItem(facts, 'transformed', verdict.transformation, file.kind);

@@ -16,6 +16,7 @@ import {
   repack,
   runExport,
   untar,
+  withFile,
 } from '../../helpers/transfer.js';
 
 /**
@@ -181,6 +182,18 @@ describeEachDialect('site import: records pass the rules of their kind', (dialec
     });
     expect(blockers.map((b) => b.code)).toEqual(['invalid_record']);
     expect(blockers[0].message).toMatch(/mime_type/);
+  });
+
+  it('refuses media bytes whose type contradicts the record, as an upload would', async () => {
+    const entries = await sourcePackage(dialect);
+    const image = entries.find((e) => e.name.startsWith('media/'))!;
+    const page = Buffer.from('<!doctype html><html><body><script>alert(document.domain)</script></body></html>');
+    const target = await mediaCms(dialect);
+    const { plan } = await planOf(target, target.adminToken, withFile(entries, image.name, page));
+    expect(plan.blockers.items.map((b: any) => b.code)).toEqual(['invalid_record']);
+    expect(plan.blockers.items[0].message).toMatch(
+      /records\/media\/00001\.ndjson, line 1: .*text\/html, not the recorded image\/png/,
+    );
   });
 
   it('refuses text no database stores inside JSON kept as text, at any depth', async () => {
