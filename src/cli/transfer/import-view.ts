@@ -74,12 +74,15 @@ export function planText(importId: string, plan: TransferImportPlan): string {
   ]);
   const sections: string[] = [head];
   if (plan.principals.items.length) {
+    // Addresses come with the plan for the local command line and sessions only, never for tokens.
+    const withEmail = plan.principals.items.some((p) => p.email !== undefined);
     sections.push(
       table(
-        ['PACKAGE USER', 'NAME', 'ROLE', 'RECORDS', 'RECORDS GO TO'],
+        ['PACKAGE USER', 'NAME', ...(withEmail ? ['EMAIL'] : []), 'ROLE', 'RECORDS', 'RECORDS GO TO'],
         plan.principals.items.map((p) => [
           p.id,
           `${p.name ?? '—'}${p.disabled ? ' (disabled)' : ''}`,
+          ...(withEmail ? [p.email ?? '—'] : []),
           roleOf(p.role),
           String(p.records),
           mapsTo(p),
