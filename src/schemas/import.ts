@@ -29,6 +29,8 @@ export const prepareBodySchema = z.strictObject({
             }),
           )
           .max(100),
+        /** Turn comments on for an existing collection that has them off (the review's `comments_disabled`). */
+        enableComments: z.boolean().optional(),
       }),
     )
     .min(1)

@@ -8,6 +8,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { CmsError, isCmsError, issuesError } from '../../core/errors.js';
+import { findTextProblem } from '../../core/text.js';
 import {
   executeConfigSchema,
   pluginAnalyzeBodySchema,
@@ -15,6 +16,7 @@ import {
   prepareBodySchema,
   probeBodySchema,
 } from '../../schemas/import.js';
+import { exportTooLarge } from '../../services/import/index.js';
 import type { Services } from '../../services/index.js';
 import type { AppEnv } from '../env.js';
 import { parseMultipart } from '../multipart.js';
@@ -29,46 +31,44 @@ import { importMediaRoutes } from './import-media.js';
  * whose scopes allow `import:execute`.
  */
 
-/** Largest export accepted: exports carry no media bytes, so this is generous for text. */
-export const IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
-
 /** The import uploads stream their own bytes; the generic body limiter must not buffer them. */
 export const IMPORT_UPLOADS = [/^\/_cms\/api\/import\/blogplatform\/(analyze|execute)$/];
 
+/** A multipart body's own bytes (boundaries, part headers, the config part) beyond the file. */
+const MULTIPART_SLACK = 1024 * 1024;
+
 const Any = z.record(z.string(), z.unknown());
 
-/** Count bytes as they pass, refusing an export above the limit. */
-async function* limited(stream: Readable): AsyncGenerator<Buffer> {
+/**
+ * Count an upload's bytes as they pass, refusing it past the export limit
+ * (importMaxExportBytes); the reader bounds the XML again after gunzip.
+ */
+async function* limited(stream: Readable, maxBytes: number): AsyncGenerator<Buffer> {
   let seen = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     seen += chunk.length;
-    if (seen > IMPORT_MAX_BYTES) {
-      throw new CmsError('PAYLOAD_TOO_LARGE', `The export is larger than ${IMPORT_MAX_BYTES} bytes`, {
-        maxBytes: IMPORT_MAX_BYTES,
-      });
-    }
+    if (seen > maxBytes) throw exportTooLarge(maxBytes, { upload: true, bytesRead: seen });
     yield chunk;
   }
 }
 
-function refuseDeclared(c: Context<AppEnv>): void {
+function refuseDeclared(c: Context<AppEnv>, maxBytes: number): void {
   const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > IMPORT_MAX_BYTES + 1024 * 1024) {
-    throw new CmsError('PAYLOAD_TOO_LARGE', `The export is larger than ${IMPORT_MAX_BYTES} bytes`, {
-      maxBytes: IMPORT_MAX_BYTES,
-    });
+  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_SLACK) {
+    throw exportTooLarge(maxBytes, { upload: true });
   }
 }
 
 async function analyzeUpload(c: Context<AppEnv>, actor: Actor, services: Services) {
   requirePermission(actor, 'import:execute');
-  refuseDeclared(c);
+  const max = services.import.limits.maxExportBytes;
+  refuseDeclared(c, max);
   // The file is analysed while it streams in: nothing is stored.
   const { files } = await parseMultipart(c.req.raw, {
     files: ['file'],
     fields: [],
     maxFieldBytes: 1024,
-    onFile: (part) => services.import.analyze(actor, () => limited(part.stream)),
+    onFile: (part) => services.import.analyze(actor, () => limited(part.stream, max)),
     discard: async () => {},
   });
   if (!files.file) throw new CmsError('NO_FILE', 'The request has no part named "file"');
@@ -82,6 +82,13 @@ function parseConfig(raw: string | undefined) {
       json = JSON.parse(raw);
     } catch {
       throw issuesError('Invalid import config', [{ path: ['config'], code: 'invalid_json', message: 'is not JSON' }]);
+    }
+    // Escapes (`\u0000`, a lone `\ud800`) decode to text no database stores: the JSON body rule, under `config`.
+    const problem = findTextProblem(json);
+    if (problem) {
+      throw issuesError(`Invalid import config: ${['config', ...problem.path].join('.')} ${problem.message}`, [
+        { path: ['config', ...problem.path], code: problem.code, message: problem.message },
+      ]);
     }
   }
   const parsed = executeConfigSchema.safeParse(json);
@@ -107,7 +114,8 @@ function parseConfig(raw: string | undefined) {
  */
 async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Services): Promise<Response> {
   requirePermission(actor, 'import:execute');
-  refuseDeclared(c);
+  const max = services.import.limits.maxExportBytes;
+  refuseDeclared(c, max);
   const streamed = c.req.query('stream') === '1' || c.req.query('stream') === 'true';
   // Execute reads the export twice (check, then import), so it is spooled to a private temporary file.
   const dir = await mkdtemp(join(tmpdir(), 'cms-import-'));
@@ -120,7 +128,7 @@ async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Service
       fields: ['config'],
       maxFieldBytes: 256 * 1024,
       onFile: async (part) => {
-        await pipeline(limited(part.stream), createWriteStream(path, { mode: 0o600 }));
+        await pipeline(limited(part.stream, max), createWriteStream(path, { mode: 0o600 }));
         return path;
       },
       discard: async () => {},

@@ -5,14 +5,16 @@ import {
   INTERNAL_POST_TYPES,
   INTERNAL_TAXONOMIES,
   isInternalType,
+  isPingback,
   metaFieldSlug,
   type Review,
   review,
   type SuggestedField,
+  sourceTermKey,
   suggestedFields,
   taxonomyName,
 } from './post-types.js';
-import type { WxrItem, WxrRecord, WxrSite } from './wxr/model.js';
+import type { WxrItem, WxrPlace, WxrRecord, WxrRepairs, WxrSite } from './wxr/model.js';
 
 /**
  * The analyze stage: one streaming pass over the export that counts what it
@@ -29,6 +31,24 @@ export interface PostTypeAnalysis {
   collection: string;
   fields: SuggestedField[];
   review: Review;
+  /**
+   * Comments on this type's items: `count` in the file, `skipped` by reason when imported into the
+   * suggested collection — `pingback` (pingbacks and trackbacks are never comments here),
+   * `comments_disabled` (the collection does not accept comments; see `review.warnings`).
+   */
+  comments: { count: number; skipped: Record<string, number> };
+}
+
+/**
+ * Something in the file the import changes or leaves out, reported before it
+ * runs. `text_replaced`: characters no database stores (U+0000, unpaired
+ * surrogates) were replaced by U+FFFD — `count` of them, `first` where.
+ */
+export interface AnalysisWarning {
+  code: 'text_replaced';
+  count: number;
+  message: string;
+  first: WxrPlace;
 }
 
 export interface CustomFieldSuggestion {
@@ -51,6 +71,18 @@ export interface Analysis {
   comments: { count: number; byStatus: Record<string, number> };
   menus: Array<{ name: string; label: string; items: number }>;
   reusableBlocks: number;
+  warnings: AnalysisWarning[];
+}
+
+/** The analysis warning for the reader's repairs (also the execute result's). */
+export function repairWarning(r: WxrRepairs): AnalysisWarning {
+  const where = `<${r.first.element}> of <${r.first.record}> number ${r.first.recordNumber}${r.first.sourceId ? ` (${r.first.sourceId})` : ''}`;
+  return {
+    code: 'text_replaced',
+    count: r.replaced,
+    first: r.first,
+    message: `${r.replaced} character${r.replaced === 1 ? '' : 's'} no database stores (U+0000, unpaired surrogates) replaced by U+FFFD; the first in ${where}`,
+  };
 }
 
 /** At most this many distinct custom-field keys are tracked: an export with more keeps memory bounded. */
@@ -81,10 +113,19 @@ export class Analyzer {
   private items = 0;
   private readonly types = new Map<
     string,
-    { count: number; byStatus: Record<string, number>; excerpt: boolean; thumb: boolean }
+    {
+      count: number;
+      byStatus: Record<string, number>;
+      excerpt: boolean;
+      thumb: boolean;
+      comments: number;
+      pingbacks: number;
+    }
   >();
   private readonly authors = new Map<string, { login: string; displayName: string; email: string; posts: number }>();
-  private readonly termCounts: Record<string, number> = {};
+  /** Distinct terms by WordPress taxonomy (sourceTermKey): what execute creates. */
+  private readonly terms = new Map<string, Set<string>>();
+  private repairs: WxrRepairs | null = null;
   private readonly meta = new Map<string, MetaStats>();
   private readonly menus = new Map<string, { label: string; items: number }>();
   private readonly extensions: Record<string, number> = {};
@@ -97,13 +138,24 @@ export class Analyzer {
       const a = record.author;
       this.authors.set(a.login, { login: a.login, displayName: a.displayName || a.login, email: a.email, posts: 0 });
     } else if (record.kind === 'term') {
-      bump(this.termCounts, record.term.taxonomy);
+      this.addTerm(record.term.taxonomy, record.term.slug);
       if (record.term.taxonomy === 'nav_menu') {
         const m = this.menus.get(record.term.slug) ?? { label: record.term.name, items: 0 };
         m.label = record.term.name || record.term.slug;
         this.menus.set(record.term.slug, m);
       }
-    } else this.addItem(record.item);
+    } else if (record.kind === 'repairs') this.repairs = record.repairs;
+    else this.addItem(record.item);
+  }
+
+  private addTerm(taxonomy: string, slug: string): void {
+    if (!taxonomy || !slug) return;
+    let set = this.terms.get(taxonomy);
+    if (!set) {
+      set = new Set();
+      this.terms.set(taxonomy, set);
+    }
+    set.add(sourceTermKey(taxonomy, slug));
   }
 
   private addItem(item: WxrItem): void {
@@ -122,7 +174,7 @@ export class Analyzer {
     }
     let t = this.types.get(type);
     if (!t) {
-      t = { count: 0, byStatus: {}, excerpt: false, thumb: false };
+      t = { count: 0, byStatus: {}, excerpt: false, thumb: false, comments: 0, pingbacks: 0 };
       this.types.set(type, t);
     }
     t.count++;
@@ -136,7 +188,11 @@ export class Analyzer {
     for (const c of item.comments) {
       this.comments++;
       bump(this.commentsByStatus, commentStatus(c.approved));
+      if (isPingback(c.type)) t.pingbacks++;
+      else t.comments++;
     }
+    // A term a content item names is created by execute when the channel did not declare it.
+    for (const term of item.terms) this.addTerm(term.domain, term.slug);
     for (const m of item.meta) {
       if (m.key === '_thumbnail_id') t.thumb = true;
       if (m.key.startsWith('_') || !metaFieldSlug(m.key)) continue;
@@ -170,21 +226,26 @@ export class Analyzer {
       }
       const collection = defaultCollection(name);
       const fields = suggestedFields({ excerpt: t.excerpt, featuredImage: t.thumb });
+      const rv = review(snap, collection, fields, { comments: t.comments });
+      const skipped: Record<string, number> = {};
+      if (t.pingbacks) skipped.pingback = t.pingbacks;
+      for (const w of rv.warnings) if (w.code === 'comments_disabled') skipped.comments_disabled = w.count;
       postTypes.push({
         name,
         count: t.count,
         byStatus: t.byStatus,
         collection,
         fields,
-        review: review(snap, collection, fields),
+        review: rv,
+        comments: { count: t.comments + t.pingbacks, skipped },
       });
     }
-    const taxonomies = Object.entries(this.termCounts)
+    const taxonomies = [...this.terms]
       .filter(([name]) => !INTERNAL_TAXONOMIES.has(name))
       .map(([source, terms]) => ({
         source,
         taxonomy: taxonomyName(source),
-        terms,
+        terms: terms.size,
         hierarchical: source === 'category',
       }));
     const customFields: CustomFieldSuggestion[] = [...this.meta].map(([key, s]) => ({
@@ -209,6 +270,7 @@ export class Analyzer {
       comments: { count: this.comments, byStatus: this.commentsByStatus },
       menus: [...this.menus].map(([name, m]) => ({ name, label: m.label, items: m.items })),
       reusableBlocks: this.types.get('wp_block')?.count ?? 0,
+      warnings: this.repairs ? [repairWarning(this.repairs)] : [],
     };
   }
 }

@@ -13,6 +13,7 @@ import type { ExecuteResult } from './execute/tally.js';
 import { type Phase, type PluginState, type PluginStep, pluginAnalyze, pluginExecute } from './live/plugin.js';
 import { type ProbeResult, probeSite } from './live/probe.js';
 import { type PreparePostType, type PrepareResult, prepareSchema } from './prepare.js';
+import { wxrLimits } from './wxr/limits.js';
 import { readWxr } from './wxr/read.js';
 
 export type { Analysis } from './analyze.js';
@@ -21,6 +22,7 @@ export type { ExecuteResult } from './execute/tally.js';
 export type { Phase, PluginState, PluginStep } from './live/plugin.js';
 export type { ProbeResult } from './live/probe.js';
 export type { PreparePostType, PrepareResult } from './prepare.js';
+export { exportTooLarge } from './wxr/limits.js';
 
 /**
  * Import from a WordPress export file (WXR): analyze, prepare (additive
@@ -37,10 +39,13 @@ export function createImportService(
   },
 ) {
   const deps: ImportDeps = { ctx, ...services };
+  const limits = wxrLimits(ctx.config);
   return {
+    /** How much of an export is read (the upload routes refuse a larger upload before spooling it). */
+    limits,
     async analyze(actor: Actor, open: ExportSource): Promise<Analysis> {
       requirePermission(actor, 'import:execute');
-      return analyzeWxr(readWxr(open()), await services.schema.snapshot());
+      return analyzeWxr(readWxr(open(), limits), await services.schema.snapshot());
     },
     async prepare(actor: Actor, postTypes: PreparePostType[]): Promise<PrepareResult> {
       requirePermission(actor, 'import:execute');

@@ -50,6 +50,29 @@ export function defaultCollection(type: string): string {
   return (slug || 'imported').slice(0, 63);
 }
 
+/** A term's slug as WordPress percent-encodes it, decoded (a malformed escape is kept as it is). */
+export function decodeTermSlug(slug: string): string {
+  try {
+    return decodeURIComponent(slug);
+  } catch {
+    return slug;
+  }
+}
+
+/**
+ * One term of the export, however often it is listed (as `<wp:category>` and
+ * again as a `<wp:term>` of taxonomy `category`, or named by items): analysis
+ * and execute count and create terms by this key.
+ */
+export function sourceTermKey(wpTaxonomy: string, slug: string): string {
+  return `${wpTaxonomy}\0${decodeTermSlug(slug)}`;
+}
+
+/** A pingback or trackback: listed with the comments in an export, never imported as one. */
+export function isPingback(type: string): boolean {
+  return type !== '' && type !== 'comment';
+}
+
 /** Our taxonomy name for a WordPress taxonomy (the starter blog's names for the two built-in ones). */
 export function taxonomyName(wpTaxonomy: string): string {
   if (wpTaxonomy === 'category') return 'category';
@@ -86,6 +109,18 @@ export function suggestedFields(usage: TypeUsage): SuggestedField[] {
 
 export type ReviewState = 'Ready' | 'New collection' | 'Add fields' | 'Incompatible';
 
+/**
+ * Something the import of a mapping would leave out unless the person acts:
+ * `comments_disabled` — the collection does not accept comments, so the
+ * type's `count` comments would be skipped; prepare enables them when asked
+ * (`enableComments`).
+ */
+export interface ReviewWarning {
+  code: 'comments_disabled';
+  count: number;
+  message: string;
+}
+
 export interface Review {
   state: ReviewState;
   /** Fields the prepare step would add. */
@@ -93,16 +128,47 @@ export interface Review {
   /** Existing fields whose type differs from what the import writes: they block the mapping. */
   incompatibleFields: Array<{ slug: string; expected: FieldType; actual: FieldType }>;
   reason?: string;
+  warnings: ReviewWarning[];
+}
+
+/** What else of a post type's items a mapping receives: comments (pingbacks and trackbacks excluded). */
+export interface MappingUsage {
+  comments: number;
 }
 
 /** Compare what a mapping needs with the collection as it is now. */
-export function review(snap: SchemaSnapshot, collection: string, fields: SuggestedField[]): Review {
+export function review(
+  snap: SchemaSnapshot,
+  collection: string,
+  fields: SuggestedField[],
+  usage: MappingUsage = { comments: 0 },
+): Review {
   const c = snap.collections.get(collection);
-  if (!c) return { state: 'New collection', missingFields: fields.map((f) => f.slug), incompatibleFields: [] };
-  return reviewExisting(c, fields);
+  if (!c) {
+    // Prepare creates it with comments on (prepare.ts, IMPORT_SUPPORTS).
+    return { state: 'New collection', missingFields: fields.map((f) => f.slug), incompatibleFields: [], warnings: [] };
+  }
+  return reviewExisting(c, fields, usage);
 }
 
-export function reviewExisting(c: CollectionInfo, fields: SuggestedField[]): Review {
+/** Comments a collection would skip: all of them when it does not accept comments. */
+export function commentWarnings(c: CollectionInfo, usage: MappingUsage): ReviewWarning[] {
+  if (!usage.comments || c.supports.includes('comments')) return [];
+  return [
+    {
+      code: 'comments_disabled',
+      count: usage.comments,
+      message: `"${c.slug}" does not accept comments: ${usage.comments} comment${usage.comments === 1 ? '' : 's'} would be skipped (prepare with enableComments turns comments on)`,
+    },
+  ];
+}
+
+export function reviewExisting(
+  c: CollectionInfo,
+  fields: SuggestedField[],
+  usage: MappingUsage = { comments: 0 },
+): Review {
+  const warnings = commentWarnings(c, usage);
   const missingFields: string[] = [];
   const incompatibleFields: Review['incompatibleFields'] = [];
   for (const f of fields) {
@@ -120,9 +186,10 @@ export function reviewExisting(c: CollectionInfo, fields: SuggestedField[]): Rev
       missingFields,
       incompatibleFields,
       reason: `Existing fields of "${c.slug}" have another type (${list}); the import never changes a field's type`,
+      warnings,
     };
   }
-  return { state: missingFields.length ? 'Add fields' : 'Ready', missingFields, incompatibleFields };
+  return { state: missingFields.length ? 'Add fields' : 'Ready', missingFields, incompatibleFields, warnings };
 }
 
 /** A field slug for a custom field (post meta) key, or null when none can be made. */

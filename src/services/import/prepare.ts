@@ -10,7 +10,9 @@ import { reviewExisting } from './post-types.js';
  * missing collection is created with its fields; a missing field is added to
  * an existing collection; an existing field is never changed, so a mapping
  * whose field exists with another type is refused (Incompatible) and that
- * collection is left as it was.
+ * collection is left as it was. Asked to (`enableComments`), an existing
+ * collection that does not accept comments gets them turned on, so the
+ * import does not skip them.
  */
 
 export interface PrepareField {
@@ -25,12 +27,16 @@ export interface PreparePostType {
   name: string;
   collection: string;
   fields: PrepareField[];
+  /** An existing collection without comments gets them turned on (a new one always has them). */
+  enableComments?: boolean;
 }
 
 export interface PrepareResult {
   success: boolean;
   collectionsCreated: string[];
   fieldsCreated: Array<{ collection: string; field: string }>;
+  /** Existing collections whose comments were turned on (`enableComments`). */
+  commentsEnabled: string[];
   errors: Array<{ postType: string; collection: string; code: string; message: string }>;
 }
 
@@ -56,16 +62,23 @@ export async function prepareSchema(
   schema: SchemaService,
   postTypes: PreparePostType[],
 ): Promise<PrepareResult> {
-  const out: PrepareResult = { success: true, collectionsCreated: [], fieldsCreated: [], errors: [] };
+  const out: PrepareResult = {
+    success: true,
+    collectionsCreated: [],
+    fieldsCreated: [],
+    commentsEnabled: [],
+    errors: [],
+  };
   // One collection can receive several post types: merge their fields, first definition wins.
-  const byCollection = new Map<string, { names: string[]; fields: PrepareField[] }>();
+  const byCollection = new Map<string, { names: string[]; fields: PrepareField[]; enableComments: boolean }>();
   for (const pt of postTypes) {
-    const entry = byCollection.get(pt.collection) ?? { names: [], fields: [] };
+    const entry = byCollection.get(pt.collection) ?? { names: [], fields: [], enableComments: false };
     entry.names.push(pt.name);
+    if (pt.enableComments) entry.enableComments = true;
     for (const f of pt.fields) if (!entry.fields.some((x) => x.slug === f.slug)) entry.fields.push(f);
     byCollection.set(pt.collection, entry);
   }
-  for (const [collection, { names, fields }] of byCollection) {
+  for (const [collection, { names, fields, enableComments }] of byCollection) {
     const postType = names.join(', ');
     const fail = (code: string, message: string) => {
       out.success = false;
@@ -101,6 +114,11 @@ export async function prepareSchema(
         // A required field added to a collection that already has entries would make them invalid: add it optional.
         await schema.fields.create(actor, collection, { ...fieldInput(f), required: false });
         out.fieldsCreated.push({ collection, field: slug });
+      }
+      if (enableComments && !existing.supports.includes('comments')) {
+        // The same call as the collection settings' "Comments" switch.
+        await schema.collections.update(actor, collection, { supports: [...existing.supports, 'comments'] });
+        out.commentsEnabled.push(collection);
       }
     } catch (err) {
       if (!isCmsError(err)) throw err;

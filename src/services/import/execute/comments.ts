@@ -2,14 +2,15 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { newId } from '../../../core/ids.js';
 import type { CommentsTable } from '../../../db/tables-public.js';
 import { LIMITS } from '../../comments/model.js';
-import { normaliseAuthorUrl, normaliseText, storedText } from '../../comments/text.js';
+import { type CommentText, checkCommentText, storedText } from '../../comments/text.js';
+import { isPingback } from '../post-types.js';
 import type { WxrComment } from '../wxr/model.js';
 
 /**
  * Comments of an imported entry, with their threads: source comment IDs are
  * mapped to new IDs within the item, so replies keep their parent and their
  * thread's top-level comment. Pingbacks and trackbacks are comments of another
- * kind and are left out (counted as skipped).
+ * kind and are left out (counted as skipped, reason `pingback`).
  */
 
 export function commentStatus(approved: string): CommentsTable['status'] {
@@ -41,12 +42,34 @@ export type SourceComment = Pick<
   'approved' | 'author' | 'authorEmail' | 'authorUrl' | 'userId' | 'content'
 >;
 
+/** An imported comment's text after the comment rules, and what they changed (reported counts). */
+export type CheckedComment = { text: CommentText; changed: string[] } | { reason: string };
+
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 /**
- * The stored row of one imported comment: text normalised and cut to the comment limits as a
- * submission would be, HTML reduced to plain text, an author URL that is not a safe link dropped.
+ * The comment rules a submission follows (comments/text.ts, checkCommentText)
+ * applied to an imported comment. Its HTML becomes the plain text comments
+ * store; an empty author name is "Anonymous" (WordPress allows one). Text the
+ * rules refuse (empty, longer than a submission may be) skips the comment with
+ * the reason `<field>_<code>` (`body_too_big` …); an author link that is not
+ * an absolute http(s) address is dropped (`author_url_dropped`), the comment kept.
  */
+export function checkImportedComment(c: SourceComment): CheckedComment {
+  const checked = checkCommentText({
+    body: plainText(c.content),
+    authorName: c.author.trim() || 'Anonymous',
+    authorUrl: c.authorUrl,
+  });
+  const refused = checked.issues.find((i) => i.path[0] !== 'authorUrl');
+  if (refused) return { reason: `${snake(String(refused.path[0]))}_${refused.code}` };
+  return { text: checked.value, changed: checked.issues.length ? ['author_url_dropped'] : [] };
+}
+
+/** The stored row of one imported comment whose text passed checkImportedComment, escaped as a submission is. */
 export function importedComment(
   c: SourceComment,
+  text: CommentText,
   place: {
     id: string;
     collection: string;
@@ -57,6 +80,7 @@ export function importedComment(
     userIds: ReadonlyMap<string, string>;
   },
 ): CommentsTable {
+  const email = c.authorEmail.trim().toLowerCase();
   return {
     id: place.id,
     collection: place.collection,
@@ -64,11 +88,11 @@ export function importedComment(
     root_id: place.rootId,
     parent_id: place.parentId,
     status: commentStatus(c.approved),
-    author_name: normaliseText(c.author, false).slice(0, LIMITS.authorName) || 'Anonymous',
-    author_email: c.authorEmail.trim().slice(0, LIMITS.authorEmail) || null,
-    author_url: normaliseAuthorUrl(c.authorUrl.slice(0, LIMITS.authorUrl)),
+    author_name: storedText(text.authorName),
+    author_email: email && email.length <= LIMITS.authorEmail ? email : null,
+    author_url: text.authorUrl,
     user_id: (c.userId && place.userIds.get(c.userId)) || null,
-    body: storedText(normaliseText(plainText(c.content), true).slice(0, LIMITS.body) || '…'),
+    body: storedText(text.body),
     spam_reasons: null,
     client_key: null,
     user_agent: null,
@@ -81,8 +105,15 @@ export function importedComment(
 
 export interface CommentRows {
   rows: CommentsTable[];
-  skipped: number;
+  /** Comments left out, by reason (`pingback`, `body_too_big` …). */
+  skipped: Record<string, number>;
+  /** Comments kept with a change, by kind (`author_url_dropped`). */
+  changed: Record<string, number>;
 }
+
+const bump = (m: Record<string, number>, k: string) => {
+  m[k] = (m[k] ?? 0) + 1;
+};
 
 export function commentRows(
   comments: WxrComment[],
@@ -91,9 +122,35 @@ export function commentRows(
   fallbackDate: string,
   userIds: ReadonlyMap<string, string>,
 ): CommentRows {
-  const kept = comments.filter((c) => !c.type || c.type === 'comment');
-  const ids = new Map(kept.map((c) => [c.id, newId()]));
-  const parentOf = new Map(kept.map((c) => [c.id, c.parent && ids.has(c.parent) ? c.parent : null]));
+  const skipped: Record<string, number> = {};
+  const changed: Record<string, number> = {};
+  // Checked first: a reply to a comment left out joins its thread's nearest kept ancestor, or starts a thread.
+  const kept: Array<{ c: WxrComment; text: CommentText }> = [];
+  for (const c of comments) {
+    if (isPingback(c.type)) {
+      bump(skipped, 'pingback');
+      continue;
+    }
+    const checked = checkImportedComment(c);
+    if ('reason' in checked) {
+      bump(skipped, checked.reason);
+      continue;
+    }
+    for (const k of checked.changed) bump(changed, k);
+    kept.push({ c, text: checked.text });
+  }
+  const ids = new Map(kept.map(({ c }) => [c.id, newId()]));
+  const sourceParent = new Map(comments.map((c) => [c.id, c.parent]));
+  /** The nearest kept ancestor (source ID), or null. */
+  const keptParent = (c: WxrComment): string | null => {
+    let p = c.parent;
+    for (let hops = 0; p && hops < 1000; hops++) {
+      if (ids.has(p)) return p === c.id ? null : p;
+      p = sourceParent.get(p) ?? '';
+    }
+    return null;
+  };
+  const parentOf = new Map(kept.map(({ c }) => [c.id, keptParent(c)]));
   const rootOf = (id: string): string => {
     let cur = id;
     for (let hops = 0; hops < 1000; hops++) {
@@ -103,9 +160,9 @@ export function commentRows(
     }
     return cur;
   };
-  const rows = kept.map((c): CommentsTable => {
+  const rows = kept.map(({ c, text }): CommentsTable => {
     const parent = parentOf.get(c.id) ?? null;
-    return importedComment(c, {
+    return importedComment(c, text, {
       id: ids.get(c.id) as string,
       collection,
       entryId,
@@ -115,5 +172,5 @@ export function commentRows(
       userIds,
     });
   });
-  return { rows, skipped: comments.length - kept.length };
+  return { rows, skipped, changed };
 }

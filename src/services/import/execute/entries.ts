@@ -6,6 +6,7 @@ import { revisionsOn } from '../../content/deps.js';
 import { dyn, encodeData, newEntryRow, valueFields } from '../../content/rows.js';
 import type { CollectionInfo } from '../../schema/model.js';
 import { recountEntries } from '../../taxonomies/counts.js';
+import { isPingback } from '../post-types.js';
 import type { WxrItem } from '../wxr/model.js';
 import type { Credit } from './authors.js';
 import { commentRows } from './comments.js';
@@ -133,6 +134,7 @@ export class EntryWriter {
     const code = isCmsError(err) ? err.code : 'WRITE_FAILED';
     const message = isCmsError(err) ? err.message : 'The entry could not be written';
     this.tally.failed(p.item, p.c.slug, code, message);
+    this.tally.commentsSkipped('entry_not_imported', p.item.comments.length);
   }
 
   /** Entries whose slug already exists in the locale: skipped (skipExisting) or failed, never written twice. */
@@ -162,7 +164,7 @@ export class EntryWriter {
       }
       if (this.opts.skipExisting) {
         this.tally.skipped(p.item.postType, c.slug, 'exists');
-        this.tally.result.comments.skipped += p.item.comments.length;
+        this.tally.commentsSkipped('exists', p.item.comments.length);
         this.landed.set(p.item.postId, { collection: c, id: hit.id, group: hit.translation_group, existing: true });
       } else {
         this.tally.failed(
@@ -171,7 +173,7 @@ export class EntryWriter {
           'ALREADY_EXISTS',
           `Slug "${p.slug}" is already used by a ${locale} entry of "${c.slug}" (use skipExisting to re-run)`,
         );
-        this.tally.result.comments.skipped += p.item.comments.length;
+        this.tally.commentsSkipped('entry_not_imported', p.item.comments.length);
       }
     }
     return fresh;
@@ -192,7 +194,11 @@ export class EntryWriter {
     const termCounts = new Map<string, number>();
     const landed: Array<[string, Landed]> = [];
     const featured: Array<{ id: string; url: string }> = [];
-    let commentsSkipped = 0;
+    const commentsSkipped: Record<string, number> = {};
+    const commentsChanged: Record<string, number> = {};
+    const add = (to: Record<string, number>, from: Record<string, number>) => {
+      for (const [k, n] of Object.entries(from)) to[k] = (to[k] ?? 0) + n;
+    };
     const counted: string[] = [];
     for (const p of list) {
       const id = newId();
@@ -254,8 +260,13 @@ export class EntryWriter {
         if (c.supports.includes('comments')) {
           const made = commentRows(p.item.comments, c.slug, id, p.date, this.opts.userIds);
           comments.push(...made.rows);
-          commentsSkipped += made.skipped;
-        } else commentsSkipped += p.item.comments.length;
+          add(commentsSkipped, made.skipped);
+          add(commentsChanged, made.changed);
+        } else {
+          // As the analysis counts them: pingbacks are never imported, the rest for want of comments.
+          const pingbacks = p.item.comments.filter((x) => isPingback(x.type)).length;
+          add(commentsSkipped, { pingback: pingbacks, comments_disabled: p.item.comments.length - pingbacks });
+        }
       }
       if (p.thumbnailUrl) featured.push({ id, url: p.thumbnailUrl });
       landed.push([p.item.postId, { collection: c, id, group }]);
@@ -284,7 +295,8 @@ export class EntryWriter {
     for (const [sourceId, l] of landed) this.landed.set(sourceId, l);
     for (const [taxonomy, n] of termCounts) this.onTerms(taxonomy, n);
     this.tally.result.comments.imported += comments.length;
-    this.tally.result.comments.skipped += commentsSkipped;
+    for (const [reason, n] of Object.entries(commentsSkipped)) this.tally.commentsSkipped(reason, n);
+    add(this.tally.result.comments.changed, commentsChanged);
     const thumb = c.fields.find((f) => f.slug === 'featured_image' && f.type === 'image');
     if (thumb) {
       for (const f of featured) {

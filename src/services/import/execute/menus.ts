@@ -1,5 +1,8 @@
-import { isCmsError } from '../../../core/errors.js';
+import { z } from 'zod';
+import { isCmsError, type ValidationIssue } from '../../../core/errors.js';
+import { menuItemFields } from '../../../schemas/menus.js';
 import type { SetItemInput } from '../../menus/index.js';
+import { checkItem } from '../../menus/item-input.js';
 import { MAX_MENU_DEPTH, MAX_MENU_ITEMS } from '../../menus/tree.js';
 import { metaValue, type WxrItem } from '../wxr/model.js';
 import type { ImportDeps, RunScope } from './deps.js';
@@ -18,6 +21,19 @@ interface NavItem {
   objectId: string;
   url: string;
   newTab: boolean;
+}
+
+const itemSchema = z.object(menuItemFields).strict();
+
+/** Why the menu write path would refuse this item (its schema, then the service's checkItem), or null. */
+async function refusal(deps: ImportDeps, input: SetItemInput): Promise<string | null> {
+  const { parentIndex: _parentIndex, ...fields } = input;
+  const parsed = itemSchema.safeParse(fields);
+  const issues: ValidationIssue[] = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message }));
+  if (!issues.length) await checkItem(deps.ctx.db, await deps.schema.snapshot(), fields, [], issues);
+  return issues.length ? issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : null;
 }
 
 /**
@@ -130,6 +146,14 @@ export class Menus {
             'TARGET_NOT_IMPORTED',
             `The menu item's target (${n.object} ${n.objectId}) was not imported`,
           );
+          stats.items.failed++;
+          continue;
+        }
+        // The menu service's rules for one item (a URL item's link is an allowed one …): a refused item fails
+        // alone, instead of the menu's whole list being refused by setItems.
+        const problem = await refusal(deps, input);
+        if (problem) {
+          tally.failed(n.item, null, 'INVALID_MENU_ITEM', `Menu "${name}": ${problem}`);
           stats.items.failed++;
           continue;
         }

@@ -6,6 +6,7 @@ import type { SchemaSnapshot } from '../../schema/model.js';
 import { type Analysis, Analyzer } from '../analyze.js';
 import { invalidConfig } from '../errors.js';
 import { defaultCollection, INTERNAL_POST_TYPES, isInternalType, reviewExisting } from '../post-types.js';
+import { type WxrLimits, wxrLimits } from '../wxr/limits.js';
 import { metaValue } from '../wxr/model.js';
 import { readWxr } from '../wxr/read.js';
 import type { ImportDeps, RunScope } from './deps.js';
@@ -34,10 +35,10 @@ export interface ExecuteOptions {
  * malformed or truncated export fails with nothing imported, and collects what
  * the import pass needs up front (attachments by source ID, post-type usage).
  */
-async function checkPass(open: ExportSource, snap: SchemaSnapshot) {
+async function checkPass(open: ExportSource, snap: SchemaSnapshot, limits: WxrLimits) {
   const analyzer = new Analyzer();
   const attachments = new Map<string, AttachmentRef>();
-  for await (const r of readWxr(open())) {
+  for await (const r of readWxr(open(), limits)) {
     analyzer.add(r);
     if (r.kind !== 'item') continue;
     const item = r.item;
@@ -82,7 +83,7 @@ export function resolveTargets(
       out.set(pt.name, { c: null, reason: 'no_collection' });
       continue;
     }
-    const rv = reviewExisting(c, pt.fields);
+    const rv = reviewExisting(c, pt.fields, { comments: 0 });
     if (rv.state === 'Incompatible') throw invalidConfig(['postTypeMappings', pt.name], rv.reason as string);
     out.set(pt.name, { c });
   }
@@ -107,7 +108,8 @@ export async function startWxr(
   const locale = resolveLocale(deps.ctx.config, config.locale, ['config', 'locale']);
   const scope: RunScope = { actor, locale, now: isoNow(deps.ctx.clock) };
   const snap = await deps.schema.snapshot();
-  const { analysis, attachments } = await checkPass(open, snap);
+  const limits = wxrLimits(deps.ctx.config);
+  const { analysis, attachments } = await checkPass(open, snap, limits);
   const total = analysis.items;
   const targets = resolveTargets(config, snap, analysis);
   const session = new ImportSession(deps, scope, config, snap, targets, attachments, opts.batchSize);
@@ -115,7 +117,7 @@ export async function startWxr(
   return async (onProgress) => {
     let done = 0;
     onProgress?.({ stage: 'import', done, total });
-    for await (const r of readWxr(open())) {
+    for await (const r of readWxr(open(), limits)) {
       if (r.kind === 'author') session.author(r.author);
       else if (r.kind === 'term') session.term(r.term);
       else if (r.kind === 'item') {
@@ -128,6 +130,7 @@ export async function startWxr(
     await session.writeMenus();
     const { tally } = session;
     tally.result.media.attachments = [...attachments.values()];
+    tally.result.warnings = analysis.warnings;
     tally.result.durationMs = Date.now() - started;
     onProgress?.({ stage: 'done', done, total });
     return tally.result;

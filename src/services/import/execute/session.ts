@@ -97,8 +97,10 @@ export class ImportSession {
     } else if (isInternalType(item.postType)) tally.skipped(item.postType, null, 'internal_type');
     else {
       const target = this.targets.get(item.postType);
-      if (!target?.c) tally.skipped(item.postType, null, target?.reason ?? 'no_collection');
-      else await this.contentItem(item, target.c, placement);
+      if (!target?.c) {
+        tally.skipped(item.postType, null, target?.reason ?? 'no_collection');
+        tally.commentsSkipped('entry_not_imported', item.comments.length);
+      } else await this.contentItem(item, target.c, placement);
     }
   }
 
@@ -125,7 +127,7 @@ export class ImportSession {
     } catch (err) {
       if (!isCmsError(err)) throw err;
       tally.failed(item, c.slug, err.code, err.message);
-      tally.result.comments.skipped += item.comments.length;
+      tally.commentsSkipped('entry_not_imported', item.comments.length);
       return;
     }
     const refs = [];

@@ -1,3 +1,5 @@
+import type { AnalysisWarning } from '../analyze.js';
+
 /**
  * The execute result: every item of the file ends in exactly one bucket
  * (imported, skipped or failed) with a reason, per collection and per post
@@ -50,7 +52,11 @@ export interface ExecuteResult {
     string,
     { created: number; existing: number; failed: number; assignments: number; errors: string[] }
   >;
-  comments: SmallCounts;
+  /**
+   * Comments written, and those left out by reason (`byReason` adds up to `skipped`); `changed`
+   * counts comments written with a documented change (`author_url_dropped`).
+   */
+  comments: SmallCounts & { byReason: Record<string, number>; changed: Record<string, number> };
   menus: { created: number; skipped: number; failed: number; items: SmallCounts };
   bylines: { created: number; reused: number };
   /** Content the converter kept as marked blocks instead of converting, by kind. */
@@ -60,6 +66,8 @@ export interface ExecuteResult {
     attachments: AttachmentRef[];
     featuredImages: Array<{ collection: string; entryId: string; field: string; url: string }>;
   };
+  /** What the reader changed in the file's text (the analysis warnings, see analyze.ts). */
+  warnings: AnalysisWarning[];
   durationMs: number;
 }
 
@@ -78,11 +86,12 @@ export class Tally {
     byCollection: {},
     byPostType: {},
     taxonomies: {},
-    comments: { imported: 0, skipped: 0, failed: 0 },
+    comments: { imported: 0, skipped: 0, failed: 0, byReason: {}, changed: {} },
     menus: { created: 0, skipped: 0, failed: 0, items: { imported: 0, skipped: 0, failed: 0 } },
     bylines: { created: 0, reused: 0 },
     unconverted: {},
     media: { attachments: [], featuredImages: [] },
+    warnings: [],
     durationMs: 0,
   };
 
@@ -126,6 +135,14 @@ export class Tally {
     if (r.errors.length < MAX_ERRORS) {
       r.errors.push({ sourceId: item.postId, postType: item.postType, title: item.title, code, message });
     }
+  }
+
+  /** Comments left out: `reason` is a stable code (entry_not_imported, exists, comments_disabled, pingback …). */
+  commentsSkipped(reason: string, count = 1): void {
+    if (count <= 0) return;
+    const c = this.result.comments;
+    c.skipped += count;
+    c.byReason[reason] = (c.byReason[reason] ?? 0) + count;
   }
 
   unconverted(kind: string, count: number): void {

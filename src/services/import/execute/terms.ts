@@ -1,5 +1,6 @@
-import { isCmsError } from '../../../core/errors.js';
-import { INTERNAL_TAXONOMIES, taxonomyName } from '../post-types.js';
+import { isCmsError, issuesError } from '../../../core/errors.js';
+import { TermCreateBody } from '../../../schemas/taxonomies.js';
+import { decodeTermSlug, INTERNAL_TAXONOMIES, sourceTermKey, taxonomyName } from '../post-types.js';
 import type { WxrTerm } from '../wxr/model.js';
 import type { ImportDeps, RunScope } from './deps.js';
 import type { Tally } from './tally.js';
@@ -12,14 +13,6 @@ export interface TermRef {
 /** Hierarchical WordPress taxonomies whose parent links are kept. */
 const HIERARCHICAL = new Set(['category']);
 
-function decodeSlug(slug: string): string {
-  try {
-    return decodeURIComponent(slug);
-  } catch {
-    return slug;
-  }
-}
-
 /**
  * Categories, tags and custom taxonomies. The channel's terms are created
  * parents first (existing terms are matched by slug and reused, never
@@ -29,9 +22,9 @@ function decodeSlug(slug: string): string {
  */
 export class Terms {
   private readonly declared: WxrTerm[] = [];
-  /** `${wpTaxonomy}\0${slug}` → term. */
+  /** sourceTermKey → term (a term listed twice, or under two spellings of its slug, is one term). */
   private readonly known = new Map<string, TermRef | null>();
-  /** `${wpTaxonomy}\0${termId}` → `${wpTaxonomy}\0${slug}` (menu items name terms by ID). */
+  /** `${wpTaxonomy}\0${termId}` → sourceTermKey (menu items name terms by ID). */
   private readonly ids = new Map<string, string>();
   private readonly taxonomies = new Map<string, { collections: string[] } | null>();
   private setUp = false;
@@ -45,7 +38,7 @@ export class Terms {
   declare(term: WxrTerm): void {
     if (!INTERNAL_TAXONOMIES.has(term.taxonomy) && term.taxonomy) {
       this.declared.push(term);
-      if (term.id) this.ids.set(`${term.taxonomy}\0${term.id}`, `${term.taxonomy}\0${term.slug}`);
+      if (term.id) this.ids.set(`${term.taxonomy}\0${term.id}`, sourceTermKey(term.taxonomy, term.slug));
     }
   }
 
@@ -64,15 +57,15 @@ export class Terms {
   async setup(): Promise<void> {
     if (this.setUp) return;
     this.setUp = true;
-    const bySlug = new Map(this.declared.map((t) => [`${t.taxonomy}\0${t.slug}`, t]));
+    const bySlug = new Map(this.declared.map((t) => [sourceTermKey(t.taxonomy, t.slug), t]));
     const visiting = new Set<string>();
     const ensure = async (t: WxrTerm): Promise<TermRef | null> => {
-      const key = `${t.taxonomy}\0${t.slug}`;
+      const key = sourceTermKey(t.taxonomy, t.slug);
       if (this.known.has(key)) return this.known.get(key) ?? null;
       let parent: TermRef | null = null;
       if (t.parent && HIERARCHICAL.has(t.taxonomy) && !visiting.has(key)) {
         visiting.add(key);
-        const p = bySlug.get(`${t.taxonomy}\0${t.parent}`);
+        const p = bySlug.get(sourceTermKey(t.taxonomy, t.parent));
         if (p) parent = await ensure(p);
       }
       return this.create(t.taxonomy, t.slug, t.name, t.description, parent);
@@ -83,7 +76,7 @@ export class Terms {
 
   async ref(wpTaxonomy: string, slug: string, name: string): Promise<TermRef | null> {
     if (INTERNAL_TAXONOMIES.has(wpTaxonomy) || !slug) return null;
-    const key = `${wpTaxonomy}\0${slug}`;
+    const key = sourceTermKey(wpTaxonomy, slug);
     if (this.known.has(key)) return this.known.get(key) ?? null;
     return this.create(wpTaxonomy, slug, name, '', null);
   }
@@ -134,9 +127,9 @@ export class Terms {
     description: string,
     parent: TermRef | null,
   ): Promise<TermRef | null> {
-    const key = `${wpTaxonomy}\0${rawSlug}`;
+    const key = sourceTermKey(wpTaxonomy, rawSlug);
     const name = taxonomyName(wpTaxonomy);
-    const slug = decodeSlug(rawSlug);
+    const slug = decodeTermSlug(rawSlug);
     const stats = this.stats(name);
     let ref: TermRef | null = null;
     try {
@@ -153,13 +146,26 @@ export class Terms {
         ref = { taxonomy: name, group: existing.translation_group };
       } else {
         const parentId = parent ? await this.termId(parent) : null;
-        const made = await this.deps.taxonomies.terms.create(this.scope.actor, name, {
-          label: (label || slug).slice(0, 200),
+        // The REST write path's rules for a term (label, slug, description); an empty name falls back to the slug.
+        const input = TermCreateBody.safeParse({
+          label: (label.trim() || slug).slice(0, 200),
           slug,
           description: description || null,
-          parentId,
+          ...(parentId ? { parentId } : {}),
           locale: this.scope.locale,
         });
+        if (!input.success) {
+          const issues = input.error.issues.map((i) => ({
+            path: i.path.map(String),
+            code: i.code,
+            message: i.message,
+          }));
+          throw issuesError(
+            `Invalid term: ${issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+            issues,
+          );
+        }
+        const made = await this.deps.taxonomies.terms.create(this.scope.actor, name, input.data);
         stats.created++;
         ref = { taxonomy: name, group: made.translationGroup };
       }

@@ -4,11 +4,12 @@ import { newId } from '../../../core/ids.js';
 import type { Kdb } from '../../../db/connect.js';
 import type { CommentsTable } from '../../../db/tables-public.js';
 import type { ExecuteConfig } from '../../../schemas/import.js';
+import type { CommentText } from '../../comments/text.js';
 import { dyn } from '../../content/rows.js';
 import { resolveLocale } from '../../locales.js';
 import type { CollectionInfo, SchemaSnapshot } from '../../schema/model.js';
-import type { Analysis } from '../analyze.js';
-import { commentDate, importedComment } from '../execute/comments.js';
+import { type Analysis, repairWarning } from '../analyze.js';
+import { checkImportedComment, commentDate, importedComment } from '../execute/comments.js';
 import type { ImportDeps, RunScope } from '../execute/deps.js';
 import type { Landed } from '../execute/entries.js';
 import { resolveTargets } from '../execute/run.js';
@@ -19,6 +20,7 @@ import {
   INTERNAL_POST_TYPES,
   INTERNAL_TAXONOMIES,
   isInternalType,
+  isPingback,
   review,
   suggestedFields,
   taxonomyName,
@@ -84,6 +86,8 @@ export function analysisFromSummary(s: ExporterSummary, snap: SchemaSnapshot): A
       collection,
       fields,
       review: review(snap, collection, fields),
+      // The exporter's summary counts comments for the whole site only.
+      comments: { count: 0, skipped: {} },
     });
   }
   const termCounts = new Map<string, number>();
@@ -112,6 +116,7 @@ export function analysisFromSummary(s: ExporterSummary, snap: SchemaSnapshot): A
     comments: { count: s.comments, byStatus: {} },
     menus: s.menus.map((m) => ({ name: m.slug, label: m.name, items: 0 })),
     reusableBlocks: s.postTypes.find((p) => p.name === 'wp_block')?.count ?? 0,
+    warnings: s.repairs ? [repairWarning(s.repairs)] : [],
   };
 }
 
@@ -175,6 +180,12 @@ export async function pluginExecute(
   for (const m of summary.menus) session.menus.declare(m.slug, m.name);
   const chunk: PluginStep['chunk'] = { idMap: {}, translationGroups: {}, commentRoots: {} };
   const idMap = state.idMap ?? {};
+  /** The step's answer, with what the client repaired in the text it read. */
+  const answer = (next: string | null) => {
+    const repairs = client.repairs.result();
+    if (repairs) session.tally.result.warnings = [repairWarning(repairs)];
+    return step(phase, next, session.tally.result, chunk);
+  };
 
   if (phase === 'content') {
     const page = await client.content(state.cursor ?? null, PAGE);
@@ -211,7 +222,7 @@ export async function pluginExecute(
       };
       chunk.translationGroups[sourceId] = l.group;
     }
-    return step(phase, page.nextCursor, session.tally.result, chunk);
+    return answer(page.nextCursor);
   }
 
   if (phase === 'comments') {
@@ -230,7 +241,7 @@ export async function pluginExecute(
       });
     }
     session.tally.result.comments.imported += rows.length;
-    return step(phase, page.nextCursor, session.tally.result, chunk);
+    return answer(page.nextCursor);
   }
 
   // finalize: menus, pointing at entries through the accumulated map.
@@ -247,7 +258,7 @@ export async function pluginExecute(
     if (!session.menus.add(item)) session.tally.skipped('nav_menu_item', null, 'no_menu');
   }
   await session.writeMenus(landed);
-  return step(phase, null, session.tally.result, chunk);
+  return answer(null);
 }
 
 function step(phase: Phase, next: string | null, result: ExecuteResult, chunk: PluginStep['chunk']): PluginStep {
@@ -270,13 +281,31 @@ function commentRowsAcrossChunks(
   const { tally, userIds } = session;
   const now = scope.now;
   const rows: CommentsTable[] = [];
+  const texts = new Map<ExporterComment, CommentText>();
   let pending = comments.filter((c) => {
     const ref = idMap[c.postId];
     const c2 = ref ? known.get(ref.id) : undefined;
-    const ok =
-      !!c2 && !ref?.existing && c2.supports.includes('comments') && (!c.type || c.type === 'comment') && !roots[c.id];
-    if (!ok) tally.result.comments.skipped++;
-    return ok;
+    const reason = !c2
+      ? 'entry_not_imported'
+      : ref?.existing || roots[c.id]
+        ? 'exists'
+        : !c2.supports.includes('comments')
+          ? 'comments_disabled'
+          : isPingback(c.type)
+            ? 'pingback'
+            : null;
+    if (reason) {
+      tally.commentsSkipped(reason);
+      return false;
+    }
+    const checked = checkImportedComment(c);
+    if ('reason' in checked) {
+      tally.commentsSkipped(checked.reason);
+      return false;
+    }
+    for (const k of checked.changed) tally.result.comments.changed[k] = (tally.result.comments.changed[k] ?? 0) + 1;
+    texts.set(c, checked.text);
+    return true;
   });
   const inPage = new Set(pending.map((c) => c.id));
   while (pending.length) {
@@ -293,7 +322,7 @@ function commentRowsAcrossChunks(
       fresh[c.id] = roots[c.id];
       const ref = idMap[c.postId];
       rows.push(
-        importedComment(c, {
+        importedComment(c, texts.get(c) as CommentText, {
           id,
           collection: ref.collection,
           entryId: ref.id,

@@ -81,11 +81,34 @@ export interface WxrItem {
   comments: WxrComment[];
 }
 
+/** Where in the export a text was read: the record (channel child) and the element. */
+export interface WxrPlace {
+  /** `item`, `wp:author`, `wp:category`, `wp:tag`, `wp:term`, or `channel` for the site's own elements. */
+  record: string;
+  /** 1 for the file's first record of that name. */
+  recordNumber: number;
+  /** The element whose text it was (`title`, `wp:meta_key`, `category@nicename` for an attribute …). */
+  element: string;
+  /** The record's source ID once read: the item's post ID, the author's login, the term's slug. */
+  sourceId?: string;
+}
+
+/**
+ * Characters no database stores (U+0000, unpaired surrogates) that the reader
+ * replaced by U+FFFD: how many, and the first place. Sent once, after the last
+ * record, when there were any.
+ */
+export interface WxrRepairs {
+  replaced: number;
+  first: WxrPlace;
+}
+
 export type WxrRecord =
   | { kind: 'site'; site: WxrSite }
   | { kind: 'author'; author: WxrAuthor }
   | { kind: 'term'; term: WxrTerm }
-  | { kind: 'item'; item: WxrItem };
+  | { kind: 'item'; item: WxrItem }
+  | { kind: 'repairs'; repairs: WxrRepairs };
 
 export function metaValue(item: WxrItem, key: string): string | undefined {
   return item.meta.find((m) => m.key === key)?.value;
