@@ -5,8 +5,10 @@
  * reads the report; the entries exist afterwards. A second export's
  * attachments are copied from a local stand-in of the old site (one missing),
  * the entries are pointed at the copies and the featured image that was
- * copied is set (the other is listed as not set). Screenshots at desktop and
- * mobile widths land in test/e2e/screenshots/import/.
+ * copied is set (the other is listed as not set). The theme unit test export,
+ * whose posts collection has comments turned off, shows how many comments
+ * would be skipped; enabling comments there brings them in. Screenshots at
+ * desktop and mobile widths land in test/e2e/screenshots/import/.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -20,6 +22,7 @@ import { png } from '../helpers/media.js';
 
 const SHOTS = resolve(import.meta.dirname, 'screenshots', 'import');
 const EXPORT = '/work/shared/testdata/wxr/theme-preview.xml';
+const THEME_UNIT = '/work/shared/testdata/wxr/themeunittestdata.wordpress.xml';
 
 if (!hasChromium && process.env.CI) {
   describe('import page', () => {
@@ -214,4 +217,57 @@ ${item('3', 'attachment', 'Gone', `<wp:attachment_url>${up('missing.png')}</wp:a
     expect(list.data.items.find((e) => e.slug === 'basil')?.data.featured_image ?? null).toBeNull();
     expect(problems).toEqual([]);
   }, 180_000);
+  it('warns that a collection without comments would skip them, and enables comments when asked', async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${site.origin}/_cms/api${path}`, {
+        method,
+        headers: { cookie: `cms_session=${session}`, 'x-cms-request': '1', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const db = site.cms.database.db as any;
+    const postComments = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('_cms_comments')
+            .select((eb: any) => eb.fn.countAll().as('n'))
+            .where('collection', '=', 'posts')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await postComments();
+    // The posts collection (made by the first test) with comments turned off in its settings.
+    const col = await api('GET', '/schema/collections/posts');
+    const supports: string[] = col.body.data.item?.supports ?? col.body.data.supports;
+    const off = await api('PUT', '/schema/collections/posts', { supports: supports.filter((x) => x !== 'comments') });
+    expect(off.status).toBe(200);
+
+    const p = await page({ width: 1280, height: 900 });
+    await p.goto(`${site.origin}/_cms/admin/import/blogplatform`);
+    await p.getByLabel('WordPress export (.xml or .xml.gz)').setInputFiles(THEME_UNIT);
+    await p.getByRole('button', { name: 'Analyze' }).click();
+    const warning = p.getByTestId('import-comments-post');
+    await warning.waitFor();
+    const text = (await warning.textContent()) ?? '';
+    expect(text).toContain('posts does not accept comments');
+    const skipped = Number(/(\d+) comments? would be skipped/.exec(text)?.[1]);
+    expect(skipped).toBeGreaterThan(0);
+    await p.getByLabel('Skip entries that exist').check();
+    await p.getByLabel('Enable comments on posts').check();
+    await warning.scrollIntoViewIfNeeded();
+    await shot(p, 'comments-warning-desktop');
+
+    await p.getByRole('button', { name: 'Prepare' }).click();
+    await p.getByTestId('prepare-result').waitFor();
+    expect(await p.getByTestId('prepare-result').textContent()).toContain('Comments turned on for posts');
+    await p.getByRole('button', { name: 'Import', exact: true }).click();
+    await p.getByTestId('import-report').waitFor({ timeout: 120_000 });
+    const reasons = (await p.getByTestId('import-comment-reasons').textContent()) ?? '';
+    expect(reasons).not.toContain('does not accept comments');
+    await shot(p, 'comments-report-desktop');
+
+    // Every comment the review counted is now on the posts.
+    expect((await postComments()) - before).toBe(skipped);
+    expect(problems).toEqual([]);
+  }, 240_000);
 });

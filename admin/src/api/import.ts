@@ -33,7 +33,19 @@ export interface PostTypeAnalysis {
     missingFields: string[];
     incompatibleFields: Array<{ slug: string; expected: string; actual: string }>;
     reason?: string;
+    /** `comments_disabled`: the collection does not accept comments, `count` would be skipped. */
+    warnings: Array<{ code: 'comments_disabled'; count: number; message: string }>;
   };
+  /** Comments on the type's items; `skipped` by reason (`pingback`, `comments_disabled`). */
+  comments: { count: number; skipped: Record<string, number> };
+}
+
+/** The reader replaced characters no database stores by U+FFFD (docs/import.md). */
+export interface AnalysisWarning {
+  code: 'text_replaced';
+  count: number;
+  message: string;
+  first: { record: string; recordNumber: number; element: string; sourceId?: string };
 }
 
 export interface Analysis {
@@ -53,6 +65,7 @@ export interface Analysis {
   comments: { count: number; byStatus: Record<string, number> };
   menus: Array<{ name: string; label: string; items: number }>;
   reusableBlocks: number;
+  warnings: AnalysisWarning[];
 }
 
 // ----- Prepare (src/schemas/import.ts prepareBodySchema, services/import/prepare.ts) -----
@@ -61,12 +74,15 @@ export interface PreparePostType {
   name: string;
   collection: string;
   fields: Array<{ slug: string; label: string; type: string; required?: boolean; searchable?: boolean }>;
+  /** Turn comments on for an existing collection that has them off. */
+  enableComments?: boolean;
 }
 
 export interface PrepareResult {
   success: boolean;
   collectionsCreated: string[];
   fieldsCreated: Array<{ collection: string; field: string }>;
+  commentsEnabled: string[];
   errors: Array<{ postType: string; collection: string; code: string; message: string }>;
 }
 
@@ -115,10 +131,11 @@ export interface ExecuteResult {
     string,
     { created: number; existing: number; failed: number; assignments: number; errors: string[] }
   >;
-  comments: Counts;
+  comments: Counts & { byReason: Record<string, number>; changed: Record<string, number> };
   menus: { created: number; skipped: number; failed: number; items: Counts };
   bylines: { created: number; reused: number };
   unconverted: Record<string, number>;
+  warnings: AnalysisWarning[];
   media: {
     attachments: AttachmentRef[];
     featuredImages: FeaturedImage[];

@@ -12,6 +12,11 @@ export function AnalysisSummary({ analysis }: { analysis: Analysis }) {
   const a = analysis;
   return (
     <div className="import-summary">
+      {a.warnings.map((w) => (
+        <p key={w.code} className="alert alert--warn" data-testid={`import-warning-${w.code}`}>
+          {w.message}
+        </p>
+      ))}
       <dl className="import-facts">
         <div>
           <dt>Site</dt>

@@ -156,6 +156,7 @@ export function ImportBlogPage() {
             {prepareBody(analysis, choices).map((p) => (
               <li key={p.name}>
                 {p.name} → <strong>{p.collection}</strong>: {p.fields.map((f) => `${f.slug} (${f.type})`).join(', ')}
+                {p.enableComments ? '; turn comments on' : ''}
               </li>
             ))}
           </ul>
@@ -181,6 +182,9 @@ export function ImportBlogPage() {
                   {prepared.fieldsCreated.length
                     ? `Added ${prepared.fieldsCreated.map((f) => `${f.collection}.${f.field}`).join(', ')}.`
                     : 'No field needed adding.'}
+                  {prepared.commentsEnabled.length
+                    ? ` Comments turned on for ${prepared.commentsEnabled.join(', ')}.`
+                    : ''}
                 </span>
               </Notice>
               {prepared.errors.length ? (

@@ -10,6 +10,14 @@ const REASONS: Record<string, string> = {
   media_step: 'attachment: copied by the media step',
   internal_type: 'WordPress internal type',
   ALREADY_EXISTS: 'an entry with the slug exists (re-run with "Skip entries that exist")',
+  pingback: 'pingback or trackback',
+  comments_disabled: 'the collection does not accept comments',
+  entry_not_imported: 'its entry was not imported',
+  body_too_big: 'longer than a comment may be',
+  body_too_small: 'empty',
+  author_name_too_big: 'author name too long',
+  author_url_dropped: 'author link dropped (not an http(s) address)',
+  INVALID_MENU_ITEM: 'refused by the menu rules',
 };
 const reason = (code: string) => (REASONS[code] ? `${REASONS[code]} (${code})` : code);
 
@@ -75,6 +83,16 @@ export function ImportReport({ result }: { result: ExecuteResult }) {
           <dt>Comments</dt>
           <dd>
             {n(r.comments.imported)} imported, {n(r.comments.skipped)} skipped, {n(r.comments.failed)} failed
+            {Object.keys(r.comments.byReason).length || Object.keys(r.comments.changed).length ? (
+              <span className="muted" data-testid="import-comment-reasons">
+                {' '}
+                (
+                {[...Object.entries(r.comments.byReason), ...Object.entries(r.comments.changed)]
+                  .map(([code, count]) => `${n(count)} ${reason(code)}`)
+                  .join('; ')}
+                )
+              </span>
+            ) : null}
           </dd>
         </div>
         <div>

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { collectionsQuery } from '../../api/content';
 import type { Analysis, ReviewState } from '../../api/import';
 import { LocaleSelect } from '../../components/LocaleSelect';
-import type { Choices } from './choices';
+import { type Choices, commentsSkipped } from './choices';
 
 const STATE_HINT: Record<ReviewState, string> = {
   Ready: 'The collection has every field the import writes.',
@@ -51,6 +51,8 @@ export function ReviewStep({
           const choice = choices.types[t.name];
           const changed = choice.collection !== t.collection;
           const inputId = `import-target-${t.name}`;
+          // Only for the suggested collection: another target is checked by prepare.
+          const skippedComments = changed || !choice.include ? 0 : commentsSkipped(t);
           return (
             <li key={t.name} className="import-type" data-testid={`import-type-${t.name}`}>
               <label className="check check--inline">
@@ -98,6 +100,25 @@ export function ReviewStep({
                   </p>
                 ) : null}
               </div>
+              {skippedComments ? (
+                <div className="import-type__comments" data-testid={`import-comments-${t.name}`}>
+                  <p className="alert alert--warn">
+                    <strong>{t.collection}</strong> does not accept comments: {skippedComments.toLocaleString('en')}{' '}
+                    comment{skippedComments === 1 ? '' : 's'} would be skipped.
+                  </p>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={choice.enableComments}
+                      onChange={(e) => setType(t.name, { enableComments: e.target.checked })}
+                    />
+                    <span>
+                      Enable comments on {t.collection}
+                      <span className="check__hint">Prepare turns comments on, then the import brings them in.</span>
+                    </span>
+                  </label>
+                </div>
+              ) : null}
             </li>
           );
         })}

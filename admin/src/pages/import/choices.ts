@@ -2,7 +2,8 @@ import type { Analysis, ExecuteConfig, PostTypeAnalysis, PreparePostType } from 
 
 /** What the person chose on the review step; turned into the prepare body and the execute config. */
 export interface Choices {
-  types: Record<string, { include: boolean; collection: string }>;
+  /** `enableComments`: have prepare turn comments on for the collection (offered when the review warns). */
+  types: Record<string, { include: boolean; collection: string; enableComments: boolean }>;
   /** Author login → user ID, or '' for a guest byline. */
   authors: Record<string, string>;
   /** Custom-field keys to add as fields. */
@@ -19,7 +20,10 @@ export function initialChoices(a: Analysis, locale: string): Choices {
   return {
     // An incompatible mapping is refused by execute: it starts excluded, the person may point it elsewhere.
     types: Object.fromEntries(
-      a.postTypes.map((t) => [t.name, { include: t.review.state !== 'Incompatible', collection: t.collection }]),
+      a.postTypes.map((t) => [
+        t.name,
+        { include: t.review.state !== 'Incompatible', collection: t.collection, enableComments: false },
+      ]),
     ),
     authors: Object.fromEntries(a.authors.map((au) => [au.login, ''])),
     customFields: [],
@@ -54,15 +58,31 @@ export function prepareBody(a: Analysis, c: Choices): PreparePostType[] {
       .map((f) => ({ slug: f.field.slug, label: f.field.label, type: f.field.type, required: false }));
     const fields = [...t.fields];
     for (const f of extra) if (!fields.some((x) => x.slug === f.slug)) fields.push({ ...f, searchable: false });
-    return { name: t.name, collection: c.types[t.name].collection, fields };
+    const enableComments = wantsComments(t, c);
+    return {
+      name: t.name,
+      collection: c.types[t.name].collection,
+      fields,
+      ...(enableComments ? { enableComments } : {}),
+    };
   });
 }
+
+/** The review warns that the suggested collection skips comments: how many, or 0. */
+export function commentsSkipped(t: PostTypeAnalysis): number {
+  return t.review.warnings.find((w) => w.code === 'comments_disabled')?.count ?? 0;
+}
+
+/** The person chose to turn comments on for the type's (suggested) collection. */
+const wantsComments = (t: PostTypeAnalysis, c: Choices) =>
+  commentsSkipped(t) > 0 && c.types[t.name].enableComments && c.types[t.name].collection === t.collection;
 
 export function needsPrepare(a: Analysis, c: Choices): boolean {
   return included(a, c).some(
     (t) =>
       t.review.state !== 'Ready' ||
       c.types[t.name].collection !== t.collection ||
+      wantsComments(t, c) ||
       a.customFields.some((f) => c.customFields.includes(f.key) && f.postTypes.includes(t.name)),
   );
 }
