@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
+import { systemActor } from '../../src/auth/actor.js';
 import { SAMPLE } from '../api/import/sample-wxr.js';
 import { cliSite } from '../helpers/cli.js';
 import { postgresAvailable } from '../helpers/db.js';
@@ -33,6 +34,46 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const clash = await site.run(['import', 'wordpress', 'export.xml.gz', '--map', 'product=']);
       expect(clash.code).not.toBe(0);
       expect(clash.stderr).toContain('items failed');
+    },
+  );
+}
+
+/** A collection without comments: the CLI names what would be skipped; `--enable-comments` turns them on. */
+for (const kind of ['sqlite', 'postgres'] as const) {
+  it.skipIf(kind === 'postgres' && !postgresAvailable)(
+    `warns about comments a collection would skip and enables them [local ${kind}]`,
+    async () => {
+      const site = await cliSite(kind);
+      writeFileSync(join(site.dir, 'export.xml'), SAMPLE);
+      // posts exists with its fields, comments off.
+      const fields = [
+        { slug: 'title', label: 'Title', type: 'string' as const, required: true },
+        { slug: 'body', label: 'Body', type: 'portableText' as const },
+      ];
+      await site.cms.services.schema.collections.create(systemActor, {
+        slug: 'posts',
+        label: 'Posts',
+        labelSingular: 'Post',
+        supports: ['drafts', 'revisions'],
+        fields,
+      });
+      const look = await site.run(['import', 'wordpress', 'export.xml', '--analyze-only']);
+      expect(look.code, look.stderr).toBe(0);
+      expect(look.stderr).toContain('post: "posts" does not accept comments: 3 comments would be skipped');
+      expect(look.stderr).toContain('--enable-comments');
+
+      const run = await site.run([
+        'import',
+        'wordpress',
+        'export.xml',
+        '--map',
+        'product=',
+        '--enable-comments',
+        '--json',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('Turned comments on for posts');
+      expect(run.json().comments).toMatchObject({ imported: 3, skipped: 0 });
     },
   );
 }

@@ -12,6 +12,7 @@ interface ImportOptions {
   sections?: boolean;
   analyzeOnly?: boolean;
   copyMedia?: boolean;
+  enableComments?: boolean;
   json?: boolean;
 }
 
@@ -80,6 +81,10 @@ export function importCommand(program: Command, ctx: CliContext): void {
         collect,
       )
       .option('--no-sections', 'do not import reusable blocks as sections')
+      .option(
+        '--enable-comments',
+        'turn comments on for existing collections that have them off (else their comments are skipped)',
+      )
       .option('--analyze-only', 'print the analysis; change nothing')
       .option(
         '--copy-media',
@@ -126,6 +131,12 @@ export function importCommand(program: Command, ctx: CliContext): void {
           try {
             out.progress(`Analyzing ${file} …`);
             const analysis = await cms.services.import.analyze(who, open);
+            for (const w of analysis.warnings) out.note(w.message);
+            for (const pt of analysis.postTypes) {
+              // For the suggested collection; --enable-comments turns them on.
+              if (mappings[pt.name] !== undefined || opts.enableComments) continue;
+              for (const w of pt.review.warnings) out.note(`${pt.name}: ${w.message}; use --enable-comments`);
+            }
             if (opts.analyzeOnly) {
               if (opts.json) out.json(analysis);
               else {
@@ -141,10 +152,16 @@ export function importCommand(program: Command, ctx: CliContext): void {
             await cms.services.transfer.checkWritesOpen();
             const chosen = analysis.postTypes
               .filter((pt) => mappings[pt.name] !== null)
-              .map((pt) => ({ name: pt.name, collection: mappings[pt.name] ?? pt.collection, fields: pt.fields }));
+              .map((pt) => ({
+                name: pt.name,
+                collection: mappings[pt.name] ?? pt.collection,
+                fields: pt.fields,
+                ...(opts.enableComments ? { enableComments: true } : {}),
+              }));
             if (chosen.length) {
               const prepared = await cms.services.import.prepare(who, chosen);
               for (const c of prepared.collectionsCreated) out.progress(`Created collection ${c}`);
+              for (const c of prepared.commentsEnabled) out.progress(`Turned comments on for ${c}`);
               for (const e of prepared.errors)
                 out.note(`Cannot import ${e.postType} into ${e.collection}: ${e.message}`);
               if (!prepared.success)
