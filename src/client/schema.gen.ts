@@ -2547,6 +2547,10 @@ export interface components {
             } | null;
             bylines: unknown[] | null;
             createdBy: string | null;
+            /** @description Name of the user who saved it (null for the system, a deleted user or no name) */
+            createdByName: string | null;
+            /** @description What this revision changed from the one before it: "slug", then field slugs in field order; null for the earliest revision kept */
+            changedFields: string[] | null;
             /**
              * Format: date-time
              * @example 2026-01-02T03:04:05.678Z

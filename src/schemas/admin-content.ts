@@ -141,6 +141,14 @@ export const RevisionSchema = z
     references: z.record(z.string(), z.unknown()).nullable(),
     bylines: z.array(z.unknown()).nullable(),
     createdBy: z.string().nullable(),
+    createdByName: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Name of the user who saved it (null for the system, a deleted user or no name)' }),
+    changedFields: z.array(z.string()).nullable().openapi({
+      description:
+        'What this revision changed from the one before it: "slug", then field slugs in field order; null for the earliest revision kept',
+    }),
     createdAt: Instant,
     live: z.boolean().openapi({ description: 'The revision the live version was published from' }),
     draft: z.boolean().openapi({ description: 'The pending draft' }),

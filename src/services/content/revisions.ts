@@ -28,6 +28,10 @@ export interface RevisionView {
   references: StagedRefs | null;
   bylines: CreditInput[] | null;
   createdBy: string | null;
+  /** The saving user's name (null for the system, a deleted user or a user without a name). */
+  createdByName: string | null;
+  /** Fields this revision changed from the one before it; null for the earliest revision kept. */
+  changedFields: string[] | null;
   createdAt: string;
   live: boolean;
   draft: boolean;
@@ -111,34 +115,52 @@ export async function listRevisions(
   opts: { cursor?: string; limit?: number },
 ): Promise<{ items: RevisionView[]; nextCursor?: string }> {
   const limit = opts.limit ?? 50;
-  let q = db.selectFrom('_cms_revisions').selectAll().where('collection_id', '=', c.id).where('entry_id', '=', entryId);
+  let q = db
+    .selectFrom('_cms_revisions as r')
+    .leftJoin('_cms_users as u', 'u.id', 'r.created_by')
+    .selectAll('r')
+    .select('u.name as created_by_name')
+    .where('r.collection_id', '=', c.id)
+    .where('r.entry_id', '=', entryId);
   if (opts.cursor) {
     const [at, id] = decodeCursor(opts.cursor, [cursorText, cursorText]);
-    q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]));
+    q = q.where((eb) =>
+      eb.or([eb('r.created_at', '<', at), eb.and([eb('r.created_at', '=', at), eb('r.id', '<', id)])]),
+    );
   }
+  // One row past the page: it tells whether there is a next page, and what the page's last revision changed.
   const rows = await q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
     .limit(limit + 1)
     .execute();
-  const items = rows.slice(0, limit).map((row) => {
-    const parsed = parseRevision(row);
-    return {
-      id: row.id,
-      entryId,
-      kind: parsed.kind,
-      slug: parsed.slug,
-      data: parsed.data,
-      references: parsed.refs ?? null,
-      bylines: parsed.bylines ?? null,
-      createdBy: row.created_by,
-      createdAt: row.created_at,
-      live: row.id === pointers.live,
-      draft: row.id === pointers.draft,
-    };
-  });
+  const parsed = rows.map(parseRevision);
+  const items = rows.slice(0, limit).map((row, i) => ({
+    id: row.id,
+    entryId,
+    kind: parsed[i].kind,
+    slug: parsed[i].slug,
+    data: parsed[i].data,
+    references: parsed[i].refs ?? null,
+    bylines: parsed[i].bylines ?? null,
+    createdBy: row.created_by,
+    createdByName: row.created_by_name ?? null,
+    changedFields: parsed[i + 1] ? changedFields(c, parsed[i + 1], parsed[i]) : null,
+    createdAt: row.created_at,
+    live: row.id === pointers.live,
+    draft: row.id === pointers.draft,
+  }));
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   return { items, ...(last ? { nextCursor: encodeCursor([last.created_at, last.id]) } : {}) };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** What a revision changed from the one before it: `slug`, then field slugs in the collection's order. */
+function changedFields(c: CollectionInfo, older: RevisionSnapshot, newer: RevisionSnapshot): string[] {
+  const out = same(older.slug, newer.slug) ? [] : ['slug'];
+  for (const f of c.fields) if (!same(older.data[f.slug], newer.data[f.slug])) out.push(f.slug);
+  return out;
 }
 
 export async function requireRevision(

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Actor } from '../../../src/auth/actor.js';
+import { ROLES } from '../../../src/auth/roles.js';
 import { REVISION_RETENTION } from '../../../src/services/content/revisions.js';
 import { call, testCms } from '../../helpers/cms.js';
 import { createEntry, postsCollection, publish } from '../../helpers/content.js';
@@ -51,5 +52,44 @@ describeEachDialect('revisions', (dialect) => {
     const cur = await cms.services.content.get(admin, 'posts', item.id);
     expect(ids.has(cur.item.draftRevisionId as string)).toBe(true);
     expect(cur.item.data.title).toBe(`draft ${REVISION_RETENTION + 9}`);
+  });
+
+  it('names who saved each revision and the fields that save changed', async () => {
+    const cms = await testCms(dialect);
+    await postsCollection(cms);
+    const { user: eve } = await cms.services.users.create(null, {
+      email: 'eve@example.test',
+      name: 'Eve Editor',
+      role: ROLES.EDITOR,
+    });
+    const { token: eveToken } = await cms.services.tokens.create(null, { userId: eve.id, name: 'eve' });
+    const { item } = await createEntry(cms, { data: { title: 'v1', body: 'first' } });
+    const put = (token: string, body: unknown) =>
+      call(cms, 'PUT', `/content/posts/${item.id}`, { token, body }).then((r) => expect(r.status).toBe(200));
+    await put(eveToken, { data: { title: 'v2' } });
+    await put(cms.adminToken, { data: { body: 'second', views: 3 }, slug: 'renamed' });
+    await put(eveToken, { data: { views: 3 } });
+
+    const all = await call(cms, 'GET', `/content/posts/${item.id}/revisions`, { token: cms.adminToken });
+    expect(all.status).toBe(200);
+    const rows = all.body.data.items.map((r: any) => [r.createdBy, r.createdByName, r.changedFields]);
+    expect(rows).toEqual([
+      // A save that changed nothing says so.
+      [eve.id, 'Eve Editor', []],
+      [cms.adminId, 'Admin', ['slug', 'body', 'views']],
+      [eve.id, 'Eve Editor', ['title']],
+      // The first revision has nothing before it.
+      [cms.adminId, 'Admin', null],
+    ]);
+    // Paged: the last row of a page still compares with the revision before it.
+    const first = await call(cms, 'GET', `/content/posts/${item.id}/revisions?limit=2`, { token: cms.adminToken });
+    expect(first.body.data.items.map((r: any) => r.changedFields)).toEqual([[], ['slug', 'body', 'views']]);
+    const next = await call(
+      cms,
+      'GET',
+      `/content/posts/${item.id}/revisions?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`,
+      { token: cms.adminToken },
+    );
+    expect(next.body.data.items.map((r: any) => r.changedFields)).toEqual([['title'], null]);
   });
 });
