@@ -265,7 +265,7 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await shots(eve, '09-editor-scheduled');
 
     await goEve(`/content/articles/${firstId}`);
-    await eve.getByText(/^Translations/).click();
+    // Translations and revisions are open beside the status, no click needed.
     await eve.getByRole('button', { name: 'Translate into fr' }).click();
     await eve.waitForURL((u) => !u.pathname.endsWith(firstId));
     const frId = eve.url().split('/').pop() as string;
@@ -274,7 +274,6 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     const source = await api<any>('GET', `/content/articles/${firstId}`);
     expect(fr.item.translationGroup).toBe(source.item.translationGroup);
     expect(fr.item.data.title).toBe('Moss in winter');
-    await eve.getByText(/^Translations/).click();
     await shots(eve, '10-editor-translation');
 
     // ---------- Edit lock: someone else has the entry open ----------
@@ -317,7 +316,6 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await goEve(`/content/articles/${firstId}`);
     await eve.getByRole('button', { name: 'Compare with live' }).click();
     await eve.getByRole('heading', { name: 'Live version and draft' }).waitFor();
-    await eve.getByText(/^Revisions/).click();
     const oldest = eve.locator('#revisions li').last();
     await oldest.getByRole('button', { name: 'Restore' }).click();
     await oldest.getByRole('button', { name: 'Restore' }).click();
@@ -339,7 +337,7 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await eve.getByRole('heading', { level: 1, name: 'Articles: trash' }).waitFor();
     await shots(eve, '15-trash');
     await eve.getByLabel('Select Lichen at dawn').check();
-    await eve.getByRole('button', { name: 'Restore' }).click();
+    await eve.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Restore' }).click();
     await eve.getByText('Restore: 1 of 1 done.').waitFor();
     expect((await api<any>('GET', `/content/articles/${second.item.id}`)).item.status).toBe('draft');
 

@@ -65,6 +65,16 @@ export const blockTypesQuery = queryOptions({
   queryFn: () => unwrap(api.GET('/schema/block-types')),
 });
 
+/**
+ * What one entry of a collection is called, in lower case ("recipe"). A collection created without
+ * a singular name carries its plural there (the service fills it in): its entries are "entries",
+ * so the editor says "New entry", never "New recipes".
+ */
+export function entryNoun(c: { label: string; labelSingular: string }): string {
+  const one = c.labelSingular.trim();
+  return one && one.toLowerCase() !== c.label.trim().toLowerCase() ? one.toLowerCase() : 'entry';
+}
+
 /** The field whose value names an entry in lists and pickers. */
 export function entryTitle(
   item: { data?: Record<string, unknown>; slug?: string | null; id: string },

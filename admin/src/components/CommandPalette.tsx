@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Me } from '../api/auth';
 import { api, unwrap } from '../api/client';
-import { contentModelQuery } from '../api/content';
+import { contentModelQuery, entryNoun } from '../api/content';
 import { CONTRIBUTOR, contentRights } from '../lib/permissions';
 import { modLabel, useShortcuts } from '../lib/shortcuts';
 
@@ -88,7 +88,7 @@ export function CommandPalette({ me }: { me: Me }) {
       if (rights.canCreate) {
         list.push({
           id: `new-${c.slug}`,
-          label: `New ${c.labelSingular.toLowerCase()}`,
+          label: `New ${entryNoun(c)}`,
           hint: c.label,
           run: go(() =>
             navigate({ to: '/content/$collection/$id', params: { collection: c.slug, id: 'new' }, search: {} }),

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { Me } from '../api/auth';
 import { api, unwrap } from '../api/client';
-import { contentModelQuery, type EntrySummary } from '../api/content';
+import { contentModelQuery, type EntrySummary, entryNoun } from '../api/content';
 import { ErrorMessage, Spinner } from '../components/Feedback';
 import { formatDateTime } from '../lib/format';
 import { contentRights } from '../lib/permissions';
@@ -48,7 +48,8 @@ export function DashboardContent({ me }: { me: Me }) {
                 search={{}}
                 className="button button--secondary button--small"
               >
-                New {c.labelSingular.toLowerCase()}
+                New {entryNoun(c)}
+                {entryNoun(c) === 'entry' ? ` (${c.label})` : ''}
               </Link>
             ))}
           </div>

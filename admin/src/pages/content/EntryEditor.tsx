@@ -3,7 +3,14 @@ import { useBlocker, useNavigate } from '@tanstack/react-router';
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Me } from '../../api/auth';
 import { api, unwrap } from '../../api/client';
-import { type ContentItem, contentModelQuery, entryQuery, entryTitle, type LinkedEntry } from '../../api/content';
+import {
+  type ContentItem,
+  contentModelQuery,
+  entryNoun,
+  entryQuery,
+  entryTitle,
+  type LinkedEntry,
+} from '../../api/content';
 import { ApiError } from '../../api/errors';
 import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
 import { Page } from '../../components/Page';
@@ -450,7 +457,7 @@ export function EntryEditorPage({
   if (!ctx || !form) return <Spinner label="Preparing the form…" />;
 
   const title = isNew
-    ? `New ${c.labelSingular.toLowerCase()}`
+    ? `New ${entryNoun(c)}`
     : entryTitle({ ...(item ?? { id }), data: form.data, slug: form.slug }, c.titleField);
   const saveState =
     busy === 'save'
@@ -538,7 +545,7 @@ export function EntryEditorPage({
         <form
           className="editor__main card"
           noValidate
-          aria-label={`${c.labelSingular} fields`}
+          aria-label={`Fields of this ${entryNoun(c)}`}
           onSubmit={(e) => {
             e.preventDefault();
             void save();
@@ -602,6 +609,19 @@ export function EntryEditorPage({
               comparing={comparing}
             />
           ) : null}
+          {/* Translations and revisions first, open: they are what editors look for beside the status. */}
+          {item && locales.length > 1 ? (
+            <TranslationsPanel c={c} item={item} locales={locales} canCreate={rights.canCreate} />
+          ) : null}
+          {item && c.supports.includes('revisions') ? (
+            <RevisionsPanel
+              c={c}
+              item={item}
+              canRestore={!readOnly}
+              busy={busy === 'save'}
+              onRestore={restoreRevision}
+            />
+          ) : null}
           <BylinesPanel
             credits={form.credits}
             onChange={(credits) => updateForm((cur) => ({ ...cur, credits }))}
@@ -613,19 +633,7 @@ export function EntryEditorPage({
           {item && c.supports.includes('seo') ? (
             <SeoPanel key={item.id} collection={c.slug} entryId={item.id} readOnly={readOnly} />
           ) : null}
-          {item && locales.length > 1 ? (
-            <TranslationsPanel c={c} item={item} locales={locales} canCreate={rights.canCreate} />
-          ) : null}
           {item ? <ReferencesPanel c={c} item={item} /> : null}
-          {item && c.supports.includes('revisions') ? (
-            <RevisionsPanel
-              c={c}
-              item={item}
-              canRestore={!readOnly}
-              busy={busy === 'save'}
-              onRestore={restoreRevision}
-            />
-          ) : null}
         </aside>
       </div>
     </Page>

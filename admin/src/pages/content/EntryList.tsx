@@ -1,10 +1,12 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Me } from '../../api/auth';
 import { api, unwrap } from '../../api/client';
-import { type ContentItem, type ContentList, contentModelQuery, entryTitle } from '../../api/content';
+import { type ContentItem, type ContentList, contentModelQuery, entryNoun, entryTitle } from '../../api/content';
+import { Button } from '../../components/Button';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorMessage, Spinner } from '../../components/Feedback';
 import { Page } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
@@ -20,7 +22,11 @@ import { StatusPill } from './StatusPill';
 const PAGE = 100;
 const ROW_HEIGHT = 53;
 
-/** One collection's entries: server-side cursor pages, virtualised rows, filters in the address, bulk actions. */
+/**
+ * One collection's entries: server-side cursor pages, virtualised rows in the page's own scroll
+ * (no inner scroll box) with the position in view always shown, filters in the address, bulk
+ * actions, and in the trash each row's own Restore and Delete.
+ */
 export function EntryListPage({ me, collection, search }: { me: Me; collection: string; search: EntryListSearch }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -34,7 +40,7 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
   const [bulk, setBulk] = useState<{ action: BulkAction; done: number; total: number; results?: BulkResult[] } | null>(
     null,
   );
-  const scroller = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
 
   const setSearch = (patch: Partial<EntryListSearch>) =>
     navigate({
@@ -80,13 +86,24 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
   });
 
   const items = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
-  const virtual = useVirtualizer({
+  // The rows scroll with the page: the virtualiser needs where the list starts in it, which moves
+  // when something appears above (a bulk report, the selection bar).
+  const [listTop, setListTop] = useState(0);
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const top = Math.round(el.getBoundingClientRect().top + window.scrollY);
+    if (top !== listTop) setListTop(top);
+  });
+  const virtual = useWindowVirtualizer({
     count: items.length,
-    getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    scrollMargin: listTop,
   });
   const rows = virtual.getVirtualItems();
+  /** The rows in view (without the ones rendered ahead), for the position line. */
+  const inView = virtual.range;
   useRenderTiming('entry-list', rows.length > 0);
 
   // Load the next page before the reader reaches the end.
@@ -157,12 +174,16 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
       ? ['publish', 'unpublish', 'trash']
       : ['trash'];
 
-  async function run(action: BulkAction) {
-    const chosen = items.filter((i) => selected.has(i.id)).map((i) => ({ id: i.id, title: titleOf(i) }));
+  /** Runs an action over the selected entries, or over the one row it was asked for in. */
+  async function run(action: BulkAction, only?: ContentItem) {
+    const chosen = (only ? [only] : items.filter((i) => selected.has(i.id))).map((i) => ({
+      id: i.id,
+      title: titleOf(i),
+    }));
     setBulk({ action, done: 0, total: chosen.length });
     const results = await runBulk(collection, chosen, action, (done) => setBulk((b) => (b ? { ...b, done } : b)));
     setBulk({ action, done: results.length, total: chosen.length, results });
-    setSelected(new Set(results.filter((r) => !r.ok).map((r) => r.id)));
+    if (!only) setSelected(new Set(results.filter((r) => !r.ok).map((r) => r.id)));
     await queryClient.invalidateQueries({ queryKey: ['content', collection] });
     await queryClient.invalidateQueries({ queryKey: ['content-model'] });
   }
@@ -206,7 +227,7 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
               className="button button--primary"
               aria-keyshortcuts="n"
             >
-              New {c.labelSingular.toLowerCase()}
+              New {entryNoun(c)}
             </Link>
           ) : null}
         </>
@@ -247,7 +268,7 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
             <EmptyList
               trash={trash}
               filtered={filtered}
-              label={c.labelSingular}
+              noun={entryNoun(c)}
               canCreate={rights.canCreate}
               onReset={() =>
                 navigate({
@@ -259,7 +280,7 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
             />
           ) : null}
           {items.length ? (
-            <div className="vlist card" ref={scroller} data-testid="entry-list">
+            <div className="vlist card" ref={listRef} data-testid="entry-list">
               <table className="table vtable" aria-rowcount={total + 1}>
                 <caption className="visually-hidden">
                   {c.label}: {items.length} of {total} loaded
@@ -278,10 +299,17 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
                     <th scope="col">Status</th>
                     <th scope="col">Locale</th>
                     <th scope="col">{trash ? 'Trashed' : 'Updated'}</th>
+                    {trash ? (
+                      <th scope="col" className="cell-actions">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    ) : null}
                   </tr>
                 </thead>
                 <tbody>
-                  {rows[0]?.start ? <tr className="vspacer" style={{ height: rows[0].start }} /> : null}
+                  {rows[0] && rows[0].start > listTop ? (
+                    <tr className="vspacer" style={{ height: rows[0].start - listTop }} />
+                  ) : null}
                   {rows.map((r) => {
                     const item = items[r.index];
                     return (
@@ -318,20 +346,44 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
                         <td data-label={trash ? 'Trashed' : 'Updated'} className="cell-date">
                           {formatDateTime(trash ? item.trashedAt : item.updatedAt)}
                         </td>
+                        {trash ? (
+                          <td className="cell-actions">
+                            <TrashActions
+                              title={titleOf(item)}
+                              canRestore={rights.canEdit(item)}
+                              canDelete={rights.canDeleteForever}
+                              busy={Boolean(bulk && !bulk.results)}
+                              onRun={(action) => void run(action, item)}
+                            />
+                          </td>
+                        ) : null}
                       </tr>
                     );
                   })}
                   {rows.length ? (
-                    <tr className="vspacer" style={{ height: virtual.getTotalSize() - (rows.at(-1)?.end ?? 0) }} />
+                    <tr
+                      className="vspacer"
+                      style={{ height: virtual.getTotalSize() - ((rows.at(-1)?.end ?? listTop) - listTop) }}
+                    />
                   ) : null}
                 </tbody>
               </table>
             </div>
           ) : null}
-          <p className="pager__status" aria-live="polite">
-            {items.length.toLocaleString()} of {total.toLocaleString()}
-            {filtered ? ' (filtered)' : ''} loaded
-            {list.isFetchingNextPage ? ' · loading more…' : ''}
+          <p className="pager__status pager__status--sticky">
+            {items.length && inView ? (
+              <span data-testid="list-position">
+                {`${(inView.startIndex + 1).toLocaleString()}–${(inView.endIndex + 1).toLocaleString()} of `}
+                {filtered
+                  ? `${items.length.toLocaleString()}${list.hasNextPage ? '+' : ''} matching`
+                  : total.toLocaleString()}
+                {' · '}
+              </span>
+            ) : null}
+            <span aria-live="polite">
+              {items.length.toLocaleString()} loaded
+              {list.isFetchingNextPage ? ' · loading more…' : ''}
+            </span>
             {search.cursor ? (
               <>
                 {' · '}
@@ -347,16 +399,51 @@ export function EntryListPage({ me, collection, search }: { me: Me; collection: 
   );
 }
 
+/** A trashed entry's own actions: restore it as a draft, or (Admins) delete it for good. */
+function TrashActions({
+  title,
+  canRestore,
+  canDelete,
+  busy,
+  onRun,
+}: {
+  title: string;
+  canRestore: boolean;
+  canDelete: boolean;
+  busy: boolean;
+  onRun: (action: BulkAction) => void;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of buttons named for their row, not a form fieldset
+    <div className="row-actions" role="group" aria-label={`Actions for ${title}`}>
+      {canRestore ? (
+        <Button size="small" disabled={busy} onClick={() => onRun('restore')}>
+          Restore<span className="visually-hidden"> {title}</span>
+        </Button>
+      ) : null}
+      {canDelete ? (
+        <ConfirmButton
+          label="Delete permanently"
+          confirmLabel="Delete"
+          question={`Delete “${title}” for good?`}
+          busy={busy}
+          onConfirm={() => onRun('permanent')}
+        />
+      ) : null}
+    </div>
+  );
+}
+
 function EmptyList({
   trash,
   filtered,
-  label,
+  noun,
   canCreate,
   onReset,
 }: {
   trash: boolean;
   filtered: boolean;
-  label: string;
+  noun: string;
   canCreate: boolean;
   onReset: () => void;
 }) {
@@ -377,7 +464,7 @@ function EmptyList({
     );
   return (
     <p className="empty">
-      No {label.toLowerCase()} yet.{' '}
+      No {noun} yet.{' '}
       {canCreate
         ? 'Create the first one with the button above (or press N).'
         : 'Entries appear here once someone writes one.'}

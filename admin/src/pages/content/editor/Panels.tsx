@@ -60,7 +60,7 @@ export function TranslationsPanel({
   });
   const have = new Map((tr.data?.items ?? []).map((t) => [t.locale, t]));
   return (
-    <Panel id="translations" title={`Translations (${have.size || 1} of ${locales.length})`}>
+    <Panel id="translations" title={`Translations (${have.size || 1} of ${locales.length})`} open>
       {tr.isPending ? <Spinner /> : null}
       <ul className="mini-rows">
         {locales.map((l) => {
@@ -142,7 +142,24 @@ const KIND: Record<Revision['kind'], string> = {
   restore: 'Restored',
 };
 
-/** Revisions newest first (paged); restoring one brings its values back (as a draft on a live entry). */
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** A revision's saver, as the row names them. */
+function saverOf(r: Revision): string {
+  if (r.createdByName) return r.createdByName;
+  return r.createdBy ? 'a user no longer listed' : 'the system';
+}
+
+/** Field labels, in a sentence ("Title, Body and Slug"). */
+function labelList(labels: string[]): string {
+  return labels.length < 2 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+}
+
+/**
+ * Revisions newest first (the first few, then older ones on request): who saved each, which fields
+ * that save changed, and which differ from the entry now; restoring one brings its values back (as
+ * a draft on a live entry).
+ */
 export function RevisionsPanel({
   c,
   item,
@@ -164,14 +181,18 @@ export function RevisionsPanel({
     queryFn: ({ pageParam }): Promise<RevisionList> =>
       unwrap(
         api.GET('/content/{collection}/{id}/revisions', {
-          params: { path: { collection: c.slug, id: item.id }, query: { cursor: pageParam, limit: 20 } },
+          // A short first page keeps the panel near the top of the side column; older ones come in twenties.
+          params: {
+            path: { collection: c.slug, id: item.id },
+            query: { cursor: pageParam, limit: pageParam ? 20 : 5 },
+          },
         }),
       ),
   });
   const items = revs.data?.pages.flatMap((p) => p.items) ?? [];
-  const label = (slug: string) => c.fields.find((f) => f.slug === slug)?.label ?? slug;
+  const label = (slug: string) => (slug === 'slug' ? 'Slug' : (c.fields.find((f) => f.slug === slug)?.label ?? slug));
   return (
-    <Panel id="revisions" title="Revisions">
+    <Panel id="revisions" title="Revisions" open>
       {revs.isPending ? <Spinner /> : null}
       {revs.isError ? <ErrorMessage error={revs.error} /> : null}
       {revs.isSuccess && !items.length ? (
@@ -179,9 +200,13 @@ export function RevisionsPanel({
       ) : null}
       <ol className="mini-rows">
         {items.map((r) => {
-          const differs = Object.keys(r.data).filter((k) => JSON.stringify(r.data[k]) !== JSON.stringify(item.data[k]));
+          const differs = [
+            ...(sameValue(r.slug, item.slug) ? [] : ['slug']),
+            ...c.fields.filter((f) => !sameValue(r.data[f.slug], item.data[f.slug])).map((f) => f.slug),
+          ];
+          const changed = r.changedFields;
           return (
-            <li key={r.id} className="mini-row mini-row--stack">
+            <li key={r.id} className="mini-row mini-row--stack rev">
               <div className="mini-row__line">
                 <span>
                   <strong>{KIND[r.kind]}</strong> <span className="muted small">{formatDateTime(r.createdAt)}</span>
@@ -189,15 +214,28 @@ export function RevisionsPanel({
                 {r.live ? <span className="pill pill--published">live</span> : null}
                 {r.draft ? <span className="pill pill--draft">draft</span> : null}
               </div>
+              <p className="rev__who small">by {saverOf(r)}</p>
+              <p className="rev__changed small">
+                {changed === null
+                  ? 'The earliest revision kept.'
+                  : changed.length
+                    ? `Changed ${labelList(changed.map(label))}.`
+                    : 'No field changed.'}
+              </p>
               <div className="mini-row__line">
-                <Button
-                  size="small"
-                  variant="ghost"
-                  aria-expanded={open === r.id}
-                  onClick={() => setOpen(open === r.id ? null : r.id)}
-                >
-                  {differs.length ? `${differs.length} field(s) differ` : 'Same as now'}
-                </Button>
+                {differs.length ? (
+                  <Button
+                    size="small"
+                    variant="ghost"
+                    aria-expanded={open === r.id}
+                    onClick={() => setOpen(open === r.id ? null : r.id)}
+                  >
+                    {open === r.id ? 'Hide' : 'Show'} how {labelList(differs.map(label))}{' '}
+                    {differs.length === 1 ? 'differs' : 'differ'} from now
+                  </Button>
+                ) : (
+                  <span className="muted small">Same as now.</span>
+                )}
                 {canRestore && differs.length ? (
                   <ConfirmButton
                     label="Restore"
@@ -213,7 +251,7 @@ export function RevisionsPanel({
                   {differs.map((k) => (
                     <div key={k}>
                       <dt>{label(k)}</dt>
-                      <dd>{preview(r.data[k])}</dd>
+                      <dd>{preview(k === 'slug' ? r.slug : r.data[k])}</dd>
                     </div>
                   ))}
                 </dl>
