@@ -178,6 +178,22 @@ describeEachDialect('admin editor: a save takes what was just typed', (dialect) 
     await expect.poll(async () => textOf((await stored(item.id)).data.body)).toBe('Past the old mill');
   });
 
+  it('an address refused inside a rich text block stops the save instead of keeping the old one', async () => {
+    const body = [...para('A heron'), { _type: 'image', _key: 'img', src: '/heron.jpg', alt: 'Heron' }];
+    const item = await live({ title: 'Image', body });
+    await open(item.id);
+    await page.getByTestId('pt-body').getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Image address').fill('javascript:alert(1)');
+    await page.keyboard.press('Control+s');
+    await page.getByText('Please correct the highlighted fields.').waitFor();
+    expect(await saveState().textContent()).toMatch(/^Unsaved changes/);
+    expect((await stored(item.id)).data.body[1].src).toBe('/heron.jpg');
+    await page.getByLabel('Image address').fill('/grey-heron.jpg');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => saveState().textContent(), { timeout: 10_000 }).toMatch(/^Saved/);
+    expect((await stored(item.id)).data.body[1].src).toBe('/grey-heron.jpg');
+  });
+
   it('JSON that does not parse is not saved and not reported as saved', async () => {
     const item = await live({ title: 'Json', extra: { miles: 3 } });
     await open(item.id);
