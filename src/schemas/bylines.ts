@@ -1,13 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { BYLINE_RULES } from '../services/content/byline-rules.js';
 
 /** Byline management bodies (hidden REST routes and MCP tools share them). */
 export const BylineCreateBody = z
   .object({
-    displayName: z.string().trim().min(1).max(200),
+    displayName: BYLINE_RULES.displayName,
     slug: z.string().max(200).optional(),
-    bio: z.string().max(5000).nullable().optional(),
-    avatarUrl: z.string().max(2000).nullable().optional(),
-    websiteUrl: z.string().max(2000).nullable().optional(),
+    bio: BYLINE_RULES.bio.optional(),
+    avatarUrl: BYLINE_RULES.url.optional(),
+    websiteUrl: BYLINE_RULES.url.optional(),
     userId: z.string().nullable().optional().describe('Link to a user (null: a guest credit)'),
     locale: z.string().optional(),
     translationOf: z

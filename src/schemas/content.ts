@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { BYLINE_RULES } from '../services/content/byline-rules.js';
 import { SlugParam } from './common.js';
 
 /** Request and response shapes of the content API. */
@@ -92,7 +93,7 @@ const Bylines = z
   .array(
     z.union([
       z.string().min(1),
-      z.object({ bylineId: z.string().min(1), roleLabel: z.string().max(100).nullable().optional() }),
+      z.object({ bylineId: z.string().min(1), roleLabel: BYLINE_RULES.roleLabel.optional() }),
     ]),
   )
   .max(50)

@@ -1,12 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { MENU_ITEM_KINDS } from '../services/menus/model.js';
+import { MENU_RULES } from '../services/menus/rules.js';
 import { SlugParam } from './common.js';
-import { CursorQuery, LocaleParam, label, MachineName, safeText } from './text.js';
+import { CursorQuery, LocaleParam, MachineName } from './text.js';
 
 /** Menus and their items. */
 
 const Instant = z.string().openapi({ format: 'date-time', example: '2026-01-02T03:04:05.678Z' });
 const Id = z.string().min(1).max(64);
-const Kind = z.enum(['content', 'term', 'url']);
+const Kind = z.enum(MENU_ITEM_KINDS);
 
 export const MenuSchema = z
   .object({
@@ -64,8 +66,10 @@ export const MenuTranslations = z.object({ translationGroup: z.string(), items: 
 
 export const MenuCreateBody = z
   .object({
-    name: MachineName.optional().openapi({ description: 'Required unless translationOf is given', example: 'main' }),
-    label: label(),
+    name: MENU_RULES.name
+      .optional()
+      .openapi({ description: 'Required unless translationOf is given', example: 'main' }),
+    label: MENU_RULES.label,
     locale: LocaleParam,
     translationOf: Id.optional().openapi({
       description: 'Menu ID in another locale: joins its translation group and copies its items',
@@ -75,18 +79,18 @@ export const MenuCreateBody = z
   .openapi('CreateMenuRequest');
 
 export const MenuUpdateBody = z
-  .object({ name: MachineName.optional(), label: label().optional() })
+  .object({ name: MENU_RULES.name.optional(), label: MENU_RULES.label.optional() })
   .strict()
   .openapi('UpdateMenuRequest');
 
 /** One item's target and look (shared by create, update and menu_set_items). */
 export const menuItemFields = {
   kind: Kind,
-  label: safeText(300)
+  label: MENU_RULES.itemLabel
     .nullable()
     .optional()
     .openapi({ description: "Shown instead of the target's title; required for URL items" }),
-  url: safeText(2000).optional().openapi({
+  url: MENU_RULES.itemUrl.optional().openapi({
     description: 'URL items: absolute http(s), mailto:, tel:, a site path or a #fragment',
   }),
   collection: SlugParam.optional().openapi({ description: 'Content items: collection slug' }),

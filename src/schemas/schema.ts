@@ -3,6 +3,7 @@ import { fieldInputSchema, fieldUpdateSchema } from '../services/fields/definiti
 import { FIELD_TYPES } from '../services/fields/types.js';
 import { MAX_COLLECTION_SLUG } from '../services/schema/collections.js';
 import { SUPPORTS } from '../services/schema/model.js';
+import { MAX_BLOCK_FIELDS, SCHEMA_DESCRIPTION, SCHEMA_ICON, SCHEMA_LABEL } from '../services/schema/rules.js';
 import { MAX_URL_PATTERN } from '../services/schema/url-pattern.js';
 import { identifierSlug, SlugParam } from './common.js';
 
@@ -82,10 +83,10 @@ export const CreateCollectionBody = z
     slug: identifierSlug(MAX_COLLECTION_SLUG).openapi({
       description: 'Identifier; the entries live in table `ec_<slug>`',
     }),
-    label: z.string().trim().min(1).max(200),
-    labelSingular: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(2000).nullable().optional(),
-    icon: z.string().max(100).nullable().optional(),
+    label: SCHEMA_LABEL,
+    labelSingular: SCHEMA_LABEL.optional(),
+    description: SCHEMA_DESCRIPTION.optional(),
+    icon: SCHEMA_ICON.optional(),
     supports: Supports.optional(),
     urlPattern: UrlPattern.optional(),
     sortOrder: z.number().int().optional(),
@@ -96,10 +97,10 @@ export const CreateCollectionBody = z
 
 export const UpdateCollectionBody = z
   .object({
-    label: z.string().trim().min(1).max(200).optional(),
-    labelSingular: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(2000).nullable().optional(),
-    icon: z.string().max(100).nullable().optional(),
+    label: SCHEMA_LABEL.optional(),
+    labelSingular: SCHEMA_LABEL.optional(),
+    description: SCHEMA_DESCRIPTION.optional(),
+    icon: SCHEMA_ICON.optional(),
     supports: Supports.optional(),
     urlPattern: UrlPattern.optional(),
     sortOrder: z.number().int().optional(),
@@ -113,7 +114,7 @@ export const FieldParams = z.object({
   fieldSlug: SlugParam.openapi({ param: { name: 'fieldSlug', in: 'path' } }),
 });
 
-const BlockFieldList = z.array(FieldInputSchema).min(1).max(100);
+const BlockFieldList = z.array(FieldInputSchema).min(1).max(MAX_BLOCK_FIELDS);
 
 export const BlockTypeSchema = z
   .object({
@@ -141,9 +142,9 @@ export const BlockTypeSchema = z
 export const CreateBlockTypeBody = z
   .object({
     slug: SlugParam,
-    label: z.string().trim().min(1).max(200),
-    description: z.string().max(2000).nullable().optional(),
-    icon: z.string().max(100).nullable().optional(),
+    label: SCHEMA_LABEL,
+    description: SCHEMA_DESCRIPTION.optional(),
+    icon: SCHEMA_ICON.optional(),
     fields: BlockFieldList,
   })
   .strict()
@@ -151,9 +152,9 @@ export const CreateBlockTypeBody = z
 
 export const UpdateBlockTypeBody = z
   .object({
-    label: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(2000).nullable().optional(),
-    icon: z.string().max(100).nullable().optional(),
+    label: SCHEMA_LABEL.optional(),
+    description: SCHEMA_DESCRIPTION.optional(),
+    icon: SCHEMA_ICON.optional(),
     fields: BlockFieldList.optional().openapi({ description: 'A changed field list is stored as a new version' }),
     activate: z.boolean().optional().openapi({ description: 'Make the new version active at once (default true)' }),
   })
@@ -181,8 +182,8 @@ export const OrphanSchema = z
 
 export const RegisterOrphanBody = z
   .object({
-    label: z.string().trim().min(1).max(200).optional(),
-    labelSingular: z.string().trim().min(1).max(200).optional(),
+    label: SCHEMA_LABEL.optional(),
+    labelSingular: SCHEMA_LABEL.optional(),
     supports: Supports.optional(),
     fieldTypes: z.record(z.string(), z.enum(FIELD_TYPES)).optional(),
   })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { isStorableText } from '../core/text.js';
 import { BUILD_PHASES, TOKENIZERS } from '../services/search/model.js';
-import { MAX_WEIGHT } from '../services/search/tiers.js';
+import { MAX_WEIGHT, SearchWeight } from '../services/search/tiers.js';
 import { SlugParam } from './common.js';
 
 /** Request and response shapes of the search API (REST and the MCP `search` tool). */
@@ -119,7 +119,7 @@ export const EnableSearchBody = z
     enabled: z.boolean().optional().openapi({ description: 'false disables search (the settings are kept)' }),
     tokenizer: Tokenizer.optional().openapi({ description: 'Changing it on an enabled collection rebuilds the index' }),
     weights: z
-      .record(z.string(), z.number().positive().max(MAX_WEIGHT))
+      .record(z.string(), SearchWeight)
       .optional()
       .openapi({
         description: `Searchable field slug → weight (default 1, at most ${MAX_WEIGHT}, at most four different values)`,

@@ -1,12 +1,13 @@
 import { z } from '@hono/zod-openapi';
-import { CursorQuery, label, safeText } from './text.js';
+import { SECTION_RULES } from '../services/sections/rules.js';
+import { CursorQuery, safeText } from './text.js';
 
 /** Sections: reusable Portable Text blocks. */
 
 const Instant = z.string().openapi({ format: 'date-time', example: '2026-01-02T03:04:05.678Z' });
 const PortableText = z
   .array(z.unknown())
-  .max(2000)
+  .max(SECTION_RULES.maxBlocks)
   .openapi({ description: 'Portable Text blocks (links follow the url field rules)' });
 
 export const SectionSchema = z
@@ -29,8 +30,8 @@ export const SectionList = z
 export const SectionCreateBody = z
   .object({
     slug: z.string().max(200).optional().openapi({ description: 'Generated from the title when omitted' }),
-    title: label(),
-    description: safeText(1000).nullable().optional(),
+    title: SECTION_RULES.title,
+    description: SECTION_RULES.description.optional(),
     content: PortableText.optional(),
   })
   .strict()

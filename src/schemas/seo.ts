@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ENTRY_SEO_RULES } from '../services/seo/entry-rules.js';
 import { SlugParam } from './common.js';
 import { safeString } from './safe-text.js';
 
@@ -25,15 +26,11 @@ export const EntrySeoSchema = z
   })
   .openapi('EntrySeo');
 
-const absoluteUrl = safeString()
-  .max(2048)
-  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), { message: 'must be an absolute http(s) URL' });
-
 export const UpdateEntrySeoBody = z
   .object({
-    title: safeString().max(200).nullable().optional(),
-    description: safeString().max(500).nullable().optional(),
-    canonical: absoluteUrl.nullable().optional(),
+    title: ENTRY_SEO_RULES.title.optional(),
+    description: ENTRY_SEO_RULES.description.optional(),
+    canonical: ENTRY_SEO_RULES.canonical.optional(),
     noindex: z.boolean().optional(),
   })
   .strict()

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { TAXONOMY_RULES } from '../services/taxonomies/rules.js';
 import { SlugParam } from './common.js';
 import { EntryPathParams } from './content.js';
-import { CursorQuery, LocaleParam, label, MachineName, safeText } from './text.js';
+import { CursorQuery, LocaleParam, MachineName, safeText } from './text.js';
 
 /** Taxonomies, terms and the terms of entries. */
 
@@ -35,16 +36,18 @@ export const TaxonomyTranslations = z
 
 export const TaxonomyCreateBody = z
   .object({
-    name: MachineName.optional().openapi({ description: 'Required unless translationOf is given', example: 'tags' }),
-    label: label(),
-    labelSingular: label().optional().openapi({ description: 'Defaults to label' }),
+    name: TAXONOMY_RULES.name
+      .optional()
+      .openapi({ description: 'Required unless translationOf is given', example: 'tags' }),
+    label: TAXONOMY_RULES.label,
+    labelSingular: TAXONOMY_RULES.label.optional().openapi({ description: 'Defaults to label' }),
     hierarchical: z
       .boolean()
       .optional()
       .openapi({ description: 'Default false; a locale variant must match the taxonomy' }),
     collections: z
       .array(SlugParam)
-      .max(100)
+      .max(TAXONOMY_RULES.maxCollections)
       .optional()
       .openapi({ description: 'Collection slugs; a locale variant must match the taxonomy' }),
     locale: LocaleParam,
@@ -55,10 +58,14 @@ export const TaxonomyCreateBody = z
 
 export const TaxonomyUpdateBody = z
   .object({
-    label: label().optional(),
-    labelSingular: label().optional(),
+    label: TAXONOMY_RULES.label.optional(),
+    labelSingular: TAXONOMY_RULES.label.optional(),
     hierarchical: z.boolean().optional().openapi({ description: 'Changes every locale' }),
-    collections: z.array(SlugParam).max(100).optional().openapi({ description: 'Changes every locale' }),
+    collections: z
+      .array(SlugParam)
+      .max(TAXONOMY_RULES.maxCollections)
+      .optional()
+      .openapi({ description: 'Changes every locale' }),
   })
   .strict()
   .openapi('UpdateTaxonomyRequest');
@@ -91,11 +98,11 @@ export const TermList = z.object({ items: z.array(TermSchema), nextCursor: z.str
 
 export const TermTranslations = z.object({ translationGroup: z.string(), items: z.array(TermSchema) });
 
-const Description = safeText(2000).nullable().optional();
+const Description = TAXONOMY_RULES.termDescription.optional();
 
 export const TermCreateBody = z
   .object({
-    label: label(),
+    label: TAXONOMY_RULES.label,
     slug: z.string().max(200).optional().openapi({ description: 'Generated from the label when omitted' }),
     description: Description,
     parentId: Id.nullable()
@@ -111,7 +118,7 @@ export const TermCreateBody = z
 
 export const TermUpdateBody = z
   .object({
-    label: label().optional(),
+    label: TAXONOMY_RULES.label.optional(),
     slug: z.string().max(200).optional(),
     description: Description,
     parentId: Id.nullable().optional().openapi({

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { WIDGET_RULES } from '../services/widgets/rules.js';
 import { WIDGET_TYPES } from '../services/widgets/types.js';
-import { CursorQuery, label, MachineName, safeText } from './text.js';
+import { CursorQuery, MachineName } from './text.js';
 
 /** Widget areas and widgets. */
 
@@ -45,7 +46,11 @@ export const WidgetAreaList = z
   .openapi('WidgetAreaList');
 
 export const WidgetAreaCreateBody = z
-  .object({ name: MachineName, label: label(), description: safeText(1000).nullable().optional() })
+  .object({
+    name: WIDGET_RULES.areaName,
+    label: WIDGET_RULES.areaLabel,
+    description: WIDGET_RULES.areaDescription.optional(),
+  })
   .strict()
   .openapi('CreateWidgetAreaRequest');
 
@@ -54,14 +59,14 @@ const Settings = z.record(z.string(), z.unknown()).openapi({ description: SETTIN
 export const WidgetCreateBody = z
   .object({
     type: z.enum(WIDGET_TYPES),
-    title: safeText(200).nullable().optional(),
+    title: WIDGET_RULES.title.optional(),
     settings: Settings.optional(),
   })
   .strict()
   .openapi('CreateWidgetRequest');
 
 export const WidgetUpdateBody = z
-  .object({ title: safeText(200).nullable().optional(), settings: Settings.optional() })
+  .object({ title: WIDGET_RULES.title.optional(), settings: Settings.optional() })
   .strict()
   .openapi('UpdateWidgetRequest');
 

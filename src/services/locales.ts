@@ -47,3 +47,13 @@ export function pickByChain<T extends { locale: string }>(
   }
   return best;
 }
+
+/**
+ * The form of a locale code on a stored record (entries, terms, menus,
+ * bylines …) read from elsewhere. Whether this site configures the locale is
+ * not asked: rows of other locales stay stored and readers skip them, as they
+ * skip rows of a locale removed from the configuration.
+ */
+export function isLocaleCode(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9-]{1,35}$/.test(value);
+}

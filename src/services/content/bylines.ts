@@ -7,6 +7,7 @@ import { newId } from '../../core/ids.js';
 import type { BylinesTable } from '../../db/tables.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
+import { checkBylineUrls } from './byline-rules.js';
 import { bylineView } from './credits.js';
 import type { BylineView } from './model.js';
 import { dyn } from './rows.js';
@@ -102,6 +103,7 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
     requirePermission(actor, 'bylines:manage');
     const displayName = input.displayName.trim();
     if (!displayName) throw validationError('displayName is required');
+    checkBylineUrls(input);
     let group = newId();
     let locale = input.locale ?? ctx.config.i18n.defaultLocale;
     let userId = input.userId ?? null;
@@ -143,6 +145,7 @@ export function bylineOps(ctx: ServiceContext, schema: SchemaService) {
   async function update(actor: Actor, id: string, input: BylineUpdate): Promise<BylineView> {
     requirePermission(actor, 'bylines:manage');
     const row = await load(id);
+    checkBylineUrls(input);
     const patch: Partial<BylinesTable> = { updated_at: isoNow(ctx.clock) };
     if (input.displayName !== undefined) {
       if (!input.displayName.trim()) throw validationError('displayName cannot be empty');

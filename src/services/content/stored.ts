@@ -2,6 +2,7 @@ import type { ValidationIssue } from '../../core/errors.js';
 import { normalizeDatetime } from '../fields/datetime.js';
 import { isRelationBound } from '../fields/types.js';
 import { validateFieldValue } from '../fields/values.js';
+import { isLocaleCode } from '../locales.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
 import { issueText, refuse, ruleProblem, type StoredRow, type StoredVerdict } from '../stored-record.js';
 import { blockLookup } from './deps.js';
@@ -66,7 +67,7 @@ const INSTANTS = ['created_at', 'updated_at', 'published_at', 'scheduled_at', 'd
 export function storedEntry(snap: SchemaSnapshot, c: CollectionInfo, row: StoredRow): StoredVerdict {
   if (!ENTRY_STATUSES.has(row.status as string))
     return refuse(row, `status "${String(row.status)}" is not an entry status`);
-  if (typeof row.locale !== 'string' || !/^[A-Za-z0-9-]{1,35}$/.test(row.locale)) {
+  if (!isLocaleCode(row.locale)) {
     return refuse(row, 'locale is not a locale code');
   }
   if (typeof row.version !== 'number' || row.version < 1) return refuse(row, 'version must be a positive integer');

@@ -24,8 +24,8 @@ export interface FolderListResult {
   nextCursor?: string;
 }
 
-/** Trimmed, at most 200 characters, no control characters. */
-function cleanName(raw: string): string {
+/** A folder name as stored: trimmed, at most 200 characters, no control characters. Throws VALIDATION_ERROR. */
+export function cleanName(raw: string): string {
   const name = raw.trim();
   const issue = (message: string) =>
     validationError(`Invalid folder name: ${message}`, { issues: [{ path: ['name'], code: 'invalid', message }] });

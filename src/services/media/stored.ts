@@ -1,5 +1,6 @@
-import { fitted, refuse, type StoredRow, type StoredVerdict } from '../stored-record.js';
+import { fitted, refuse, ruleProblem, type StoredRow, type StoredVerdict, storedInstants } from '../stored-record.js';
 import { cleanFilename } from './files.js';
+import { cleanName } from './folders.js';
 import { extensionFor, mimeAllowed, mimeMismatch, normaliseMime, sniffMime } from './mime.js';
 import { nameKey } from './rows.js';
 
@@ -32,4 +33,21 @@ export async function storedMediaBytesProblem(row: StoredRow, head: Buffer, comp
   const claimed = normaliseMime(String(row.mime_type ?? ''));
   const sniffed = await sniffMime(head, complete, claimed);
   return mimeMismatch(claimed, sniffed) ? `the file's bytes are ${sniffed}, not the recorded ${claimed}` : null;
+}
+
+export const MEDIA_FOLDER_NORMALISED = 'media_folder_normalised';
+
+/**
+ * A library folder from elsewhere (a site package), named by the rule a
+ * folder write applies (trimmed, 1 to 200 characters, no control
+ * characters); its key is derived from the name as a write derives it. A
+ * change is reported as `media_folder_normalised`.
+ */
+export function storedMediaFolder(row: StoredRow): StoredVerdict {
+  const problem = ruleProblem(() => cleanName(String(row.name ?? '')));
+  if (problem) return refuse(row, problem);
+  const name = cleanName(String(row.name));
+  const instants = storedInstants(row, ['created_at', 'updated_at']);
+  if (instants.problem !== null) return refuse(row, instants.problem);
+  return fitted(row, { ...row, name, name_key: nameKey(name), ...instants.values }, MEDIA_FOLDER_NORMALISED);
 }

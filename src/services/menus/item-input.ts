@@ -38,6 +38,27 @@ const FIELDS_OF: Record<MenuItemKind, Array<keyof MenuItemInput>> = {
   url: ['url'],
 };
 
+/** The label as stored: trimmed; null (the target's title shows) when blank. */
+export function itemLabel(label: string | null | undefined): string | null {
+  return label === undefined || label === null || label.trim() === '' ? null : label.trim();
+}
+
+/** A URL item's link (the url field's safety rules) and its label (required: a link has no title of its own). */
+export function urlItemIssues(
+  url: string | null | undefined,
+  label: string | null,
+  path: (string | number)[],
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!url) issues.push({ path: [...path, 'url'], code: 'required', message: 'a URL item needs a url' });
+  else {
+    const problem = checkUrl(url);
+    if (problem) issues.push({ path: [...path, 'url'], code: 'unsafe_url', message: problem });
+  }
+  if (!label) issues.push({ path: [...path, 'label'], code: 'required', message: 'a URL item needs a label' });
+  return issues;
+}
+
 /**
  * Check one item and turn it into columns; issues name the field under
  * `path`. URL items follow the url field's safety rules; content items must
@@ -52,8 +73,7 @@ export async function checkItem(
 ): Promise<ItemColumns | null> {
   const at = (field: string) => [...path, field];
   const before = issues.length;
-  const label =
-    input.label === undefined || input.label === null || input.label.trim() === '' ? null : input.label.trim();
+  const label = itemLabel(input.label);
   for (const kind of Object.keys(FIELDS_OF) as MenuItemKind[]) {
     if (kind === input.kind) continue;
     for (const f of FIELDS_OF[kind]) {
@@ -72,13 +92,8 @@ export async function checkItem(
     open_in_new_tab: input.openInNewTab ? 1 : 0,
   };
   if (input.kind === 'url') {
-    if (!input.url) issues.push({ path: at('url'), code: 'required', message: 'a URL item needs a url' });
-    else {
-      const problem = checkUrl(input.url);
-      if (problem) issues.push({ path: at('url'), code: 'unsafe_url', message: problem });
-      columns.url = input.url;
-    }
-    if (!label) issues.push({ path: at('label'), code: 'required', message: 'a URL item needs a label' });
+    issues.push(...urlItemIssues(input.url, label, path));
+    if (input.url) columns.url = input.url;
   } else if (input.kind === 'content') {
     const c = input.collection ? snap.collections.get(input.collection) : undefined;
     if (!input.collection) issues.push({ path: at('collection'), code: 'required', message: 'required' });

@@ -8,7 +8,7 @@ import { localeChain, resolveLocale } from '../locales.js';
 import type { SchemaSnapshot } from '../schema/model.js';
 import { rewriteWithout } from './cleanup.js';
 import { lockMenu, type MenuDeps, now, presentMenu, readItems } from './deps.js';
-import { checkItem, checkOneItem, type ItemColumns, type MenuItemInput } from './item-input.js';
+import { checkItem, checkOneItem, type ItemColumns, itemLabel, type MenuItemInput } from './item-input.js';
 import type { MenuItemView, MenuWithItems } from './model.js';
 import { depths, MAX_MENU_DEPTH, MAX_MENU_ITEMS } from './tree.js';
 
@@ -160,9 +160,9 @@ export function itemOps(deps: MenuDeps) {
         Object.assign(patch, columns);
       } else {
         if (input.label !== undefined) {
-          const trimmed = input.label === null ? '' : input.label.trim();
-          if (!trimmed && item.kind === 'url') throw bad(['label'], 'required', 'a URL item needs a label');
-          patch.label = trimmed || null;
+          const stored = itemLabel(input.label);
+          if (!stored && item.kind === 'url') throw bad(['label'], 'required', 'a URL item needs a label');
+          patch.label = stored;
         }
         if (input.openInNewTab !== undefined) patch.open_in_new_tab = input.openInNewTab ? 1 : 0;
       }

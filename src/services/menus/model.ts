@@ -1,6 +1,7 @@
 import type { MenusTable } from '../../db/tables-structure.js';
 
-export type MenuItemKind = 'content' | 'term' | 'url';
+export const MENU_ITEM_KINDS = ['content', 'term', 'url'] as const;
+export type MenuItemKind = (typeof MENU_ITEM_KINDS)[number];
 
 export interface MenuView {
   id: string;

@@ -4,10 +4,10 @@ import { CmsError, issuesError, notFound, type ValidationIssue } from '../../cor
 import { newId } from '../../core/ids.js';
 import { blockDefinitionIssues, type FieldInput, normalizeFieldInput } from '../fields/definition.js';
 import type { FieldDefinition } from '../fields/types.js';
-import { SLUG_PATTERN } from '../fields/types.js';
 import type { SchemaDeps } from './deps.js';
 import type { BlockTypeInfo, SchemaSnapshot } from './model.js';
 import { type BlockTypeView, blockTypeView } from './present.js';
+import { checkBlockTypeSlug } from './rules.js';
 
 /**
  * Block types are versioned: a stored block names its `_version`, so a
@@ -58,11 +58,7 @@ export function blockTypeOps(deps: SchemaDeps) {
   }
 
   async function create(actor: Actor, input: CreateBlockTypeInput): Promise<BlockTypeView> {
-    if (!SLUG_PATTERN.test(input.slug) || input.slug.length > 63) {
-      throw issuesError('Invalid block type slug', [
-        { path: ['slug'], code: 'invalid_slug', message: 'must match ^[a-z][a-z0-9_]*$ (at most 63 characters)' },
-      ]);
-    }
+    checkBlockTypeSlug(input.slug);
     const fields = checkedFields(input.fields);
     await deps.write(actor, async (trx, snap) => {
       if (snap.blockTypes.has(input.slug))

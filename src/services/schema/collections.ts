@@ -204,7 +204,8 @@ function nextSortOrder(snap: SchemaSnapshot): number {
   return max + 1;
 }
 
-function normalizeSupports(list: Support[]): Support[] {
+/** A supports list as stored: each feature once. */
+export function normalizeSupports(list: Support[]): Support[] {
   return [...new Set(list)];
 }
 

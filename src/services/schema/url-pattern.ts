@@ -32,10 +32,15 @@ function patternIssues(pattern: string, path: (string | number)[]): ValidationIs
   return [];
 }
 
-/** Validate a pattern against the configured locales; issues are reported under `path`. */
+/**
+ * Validate a pattern against the configured locales; issues are reported
+ * under `path`. With `i18n` null only the patterns' form is checked (a stored
+ * pattern from elsewhere: a locale this site does not configure is never
+ * looked up, so its pattern is kept unused).
+ */
 export function urlPatternIssues(
   value: UrlPattern | null,
-  i18n: I18nConfig,
+  i18n: I18nConfig | null,
   path: (string | number)[] = ['urlPattern'],
 ): ValidationIssue[] {
   if (value === null) return [];
@@ -44,7 +49,11 @@ export function urlPatternIssues(
   const keys = Object.keys(value);
   if (!keys.length) issues.push({ path, code: 'invalid_url_pattern', message: 'must name at least one locale' });
   for (const key of keys) {
-    if (!i18n.locales.includes(key)) {
+    if (typeof value[key] !== 'string') {
+      issues.push({ path: [...path, key], code: 'invalid_url_pattern', message: 'must be a pattern string' });
+      continue;
+    }
+    if (i18n && !i18n.locales.includes(key)) {
       issues.push({ path: [...path, key], code: 'unknown_locale', message: `"${key}" is not a configured locale` });
       continue;
     }

@@ -1,9 +1,13 @@
+import { z } from 'zod';
 import { issuesError } from '../../core/errors.js';
 import type { FieldInfo } from '../schema/model.js';
 import { TIERS, type Tier, type TierMap } from './model.js';
 
 export const DEFAULT_WEIGHT = 1;
 export const MAX_WEIGHT = 100;
+
+/** A field's weight: more than 0, at most MAX_WEIGHT (the enable body and stored settings alike). */
+export const SearchWeight = z.number().positive().max(MAX_WEIGHT);
 
 /**
  * Group searchable fields by weight into the four tiers. A group keeps the

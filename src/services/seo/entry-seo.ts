@@ -8,6 +8,7 @@ import { loadRow } from '../content/rows.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
 import type { CollectionInfo } from '../schema/model.js';
+import { seoText } from './entry-rules.js';
 
 /**
  * Entry-level SEO: title, description, canonical URL and `noindex`, one
@@ -84,9 +85,9 @@ export function entrySeoOps(ctx: ServiceContext, schema: SchemaService) {
     const now = isoNow(ctx.clock);
     const current = await read(c, id);
     const next = {
-      title: input.title === undefined ? (current?.title ?? null) : input.title?.trim() || null,
-      description: input.description === undefined ? (current?.description ?? null) : input.description?.trim() || null,
-      canonical: input.canonical === undefined ? (current?.canonical ?? null) : input.canonical?.trim() || null,
+      title: input.title === undefined ? (current?.title ?? null) : seoText(input.title),
+      description: input.description === undefined ? (current?.description ?? null) : seoText(input.description),
+      canonical: input.canonical === undefined ? (current?.canonical ?? null) : seoText(input.canonical),
       noindex: input.noindex === undefined ? (current?.noindex ?? 0) : input.noindex ? 1 : 0,
       updated_at: now,
     };

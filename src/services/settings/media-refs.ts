@@ -7,6 +7,16 @@ export type MediaSetting = (typeof MEDIA_SETTINGS)[number];
 
 const MEDIA_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
+/** The shape rule of a media reference: each ID must look like a media ID (no database needed). */
+export function mediaIdIssues(refs: Partial<Record<MediaSetting, string | null>>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const [setting, id] of Object.entries(refs)) {
+    if (id === null || id === undefined || MEDIA_ID.test(id)) continue;
+    issues.push({ path: setting.split('.'), code: 'invalid_media_id', message: 'must be the ID of a media item' });
+  }
+  return issues;
+}
+
 /**
  * The one place where media references in settings are checked: each ID must
  * have the shape of a media ID and name a ready item of the library
@@ -14,14 +24,10 @@ const MEDIA_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
  * cannot slip between the check and the write.
  */
 export async function checkMediaReferences(db: Kdb, refs: Partial<Record<MediaSetting, string | null>>): Promise<void> {
-  const issues: ValidationIssue[] = [];
+  const issues = mediaIdIssues(refs);
   const wanted = new Map<string, string[]>();
   for (const [setting, id] of Object.entries(refs)) {
-    if (id === null || id === undefined) continue;
-    if (!MEDIA_ID.test(id)) {
-      issues.push({ path: setting.split('.'), code: 'invalid_media_id', message: 'must be the ID of a media item' });
-      continue;
-    }
+    if (id === null || id === undefined || !MEDIA_ID.test(id)) continue;
     wanted.set(id, [...(wanted.get(id) ?? []), setting]);
   }
   if (wanted.size) {

@@ -3,12 +3,23 @@ import { type ColumnKind, IDENTIFIER } from '../../db/dialect.js';
 import { storedAllowedDomain, storedUser } from '../auth/stored.js';
 import { storedComment } from '../comments/stored.js';
 import { storedEntry, storedRevision } from '../content/stored.js';
+import { storedByline, storedEntryByline, storedEntrySchedule } from '../content/stored-credits.js';
 import { COLUMN_KIND } from '../fields/types.js';
-import { storedMedia } from '../media/stored.js';
+import { storedMedia, storedMediaFolder } from '../media/stored.js';
+import { storedMenu, storedMenuItem } from '../menus/stored.js';
 import { storedRedirect } from '../redirects/stored.js';
 import { SYSTEM_COLUMNS } from '../schema/ddl.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
+import { storedCollection, storedField } from '../schema/stored.js';
+import { storedBlockType, storedBlockTypeVersion } from '../schema/stored-blocks.js';
+import { storedLink, storedRelation } from '../schema/stored-relations.js';
+import { storedSearchSettings } from '../search/stored.js';
+import { storedSection } from '../sections/stored.js';
+import { storedSeo } from '../seo/stored.js';
+import { storedSiteSetting } from '../settings/stored.js';
 import { keep, refuse, type StoredRow, type StoredVerdict } from '../stored-record.js';
+import { storedContentTerm, storedTaxonomy, storedTaxonomyDef, storedTerm } from '../taxonomies/stored.js';
+import { storedWidget, storedWidgetArea } from '../widgets/stored.js';
 import { ENTRIES_KIND, recordKind } from './kinds.js';
 import type { ColumnShapes } from './parts.js';
 
@@ -30,12 +41,34 @@ export interface CheckContext {
 
 type Rule = (row: StoredRow, ctx: CheckContext) => StoredVerdict;
 
-/** Each kind's domain rule; kinds without one are judged by their columns alone. */
+/** Each kind's domain rule (docs/transfer.md, "How records are checked"); a kind without one is judged by its columns alone. */
 const RULES: Readonly<Record<string, Rule>> = {
+  settings: (row) => storedSiteSetting(row),
   users: (row) => storedUser(row),
   allowedDomains: (row) => storedAllowedDomain(row),
+  collections: (row) => storedCollection(row),
+  fields: (row) => storedField(row),
+  blockTypes: (row) => storedBlockType(row),
+  blockTypeVersions: (row) => storedBlockTypeVersion(row),
+  relations: (row) => storedRelation(row),
+  searchSettings: (row, ctx) => storedSearchSettings(row, ctx.snapshot),
+  taxonomies: (row) => storedTaxonomy(row),
+  taxonomyDefs: (row) => storedTaxonomyDef(row),
+  terms: (row) => storedTerm(row),
+  mediaFolders: (row) => storedMediaFolder(row),
   media: (row, ctx) => storedMedia(row, ctx.config.mediaAllowedTypes),
+  bylines: (row) => storedByline(row),
   revisions: (row, ctx) => storedRevision(ctx.snapshot, row),
+  links: (row) => storedLink(row),
+  entryBylines: (row) => storedEntryByline(row),
+  entrySchedules: (row) => storedEntrySchedule(row),
+  contentTerms: (row) => storedContentTerm(row),
+  menus: (row) => storedMenu(row),
+  menuItems: (row) => storedMenuItem(row),
+  sections: (row) => storedSection(row),
+  widgetAreas: (row) => storedWidgetArea(row),
+  widgets: (row) => storedWidget(row),
+  seo: (row) => storedSeo(row),
   redirects: (row) => storedRedirect(row),
   comments: (row) => storedComment(row),
 };

@@ -8,10 +8,10 @@ import type { Kdb } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { WidgetAreasTable, WidgetsTable } from '../../db/tables-structure.js';
 import { inTransaction, type ServiceContext } from '../context.js';
-import { checkPortableText } from '../rich-text.js';
 import type { SchemaService } from '../schema/index.js';
 import type { SchemaSnapshot } from '../schema/model.js';
-import { WIDGET_SETTINGS, WIDGET_TYPES, type WidgetType } from './types.js';
+import { widgetSettings } from './rules.js';
+import { WIDGET_TYPES, type WidgetType } from './types.js';
 
 export { WIDGET_SETTINGS, WIDGET_TYPES, type WidgetType } from './types.js';
 
@@ -100,22 +100,10 @@ export function createWidgetService(ctx: ServiceContext, schema: SchemaService) 
     type: WidgetType,
     settings: unknown,
   ): Promise<Record<string, unknown>> {
-    const parsed = WIDGET_SETTINGS[type].safeParse(settings ?? {});
-    if (!parsed.success) {
-      throw issuesError(
-        `Invalid settings for a ${type} widget`,
-        parsed.error.issues.map((i) => ({
-          path: ['settings', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-          code: i.code,
-          message: i.message,
-        })),
-      );
-    }
-    const value = parsed.data as Record<string, unknown>;
+    const value = widgetSettings(type, settings);
     const issues: ValidationIssue[] = [];
     const missing = (field: string, what: string) =>
       issues.push({ path: ['settings', field], code: 'not_found', message: `no ${what} "${String(value[field])}"` });
-    if (type === 'richText') value.content = checkPortableText(value.content, ['settings', 'content']);
     if (type === 'menu') {
       const hit = await conn
         .selectFrom('_cms_menus')

@@ -5,6 +5,29 @@ import { createEntry, postsCollection } from '../../helpers/content.js';
 import { describeEachDialect } from '../../helpers/db.js';
 
 describeEachDialect('bylines', (dialect) => {
+  it('refuses byline links the url rules refuse, on create and on update', async () => {
+    const cms = await testCms(dialect);
+    for (const websiteUrl of ['javascript:alert(1)', '//evil.example/', 'data:text/html,x']) {
+      const res = await call(cms, 'POST', '/bylines', {
+        token: cms.adminToken,
+        body: { displayName: 'G', websiteUrl },
+      });
+      expect(res.status, websiteUrl).toBe(400);
+      expect(res.body.error.details.issues[0].path, websiteUrl).toEqual(['websiteUrl']);
+    }
+    const made = await call(cms, 'POST', '/bylines', {
+      token: cms.adminToken,
+      body: { displayName: 'G', websiteUrl: 'https://g.example/', avatarUrl: '/media/g.png' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const changed = await call(cms, 'PUT', `/bylines/${made.body.data.id}`, {
+      token: cms.adminToken,
+      body: { avatarUrl: 'javascript:alert(1)' },
+    });
+    expect(changed.status).toBe(400);
+    expect(changed.body.error.details.issues[0].path).toEqual(['avatarUrl']);
+  });
+
   it('creates guest and linked credits, one per user per locale', async () => {
     const cms = await testCms(dialect, { config: { i18n: { locales: ['en', 'fr'], defaultLocale: 'en' } } });
     const guest = await call(cms, 'POST', '/bylines', { token: cms.adminToken, body: { displayName: 'Guest Writer' } });
