@@ -3554,7 +3554,11 @@ export interface components {
                 items: {
                     id: string;
                     name: string | null;
+                    /** @description The e-mail address of the package user: shown to a signed-in administrator (session) and the local CLI only */
+                    email?: string;
                     role: number;
+                    /** @description subscriber, contributor, author, editor or admin */
+                    roleName: string;
                     disabled: boolean;
                     records: number;
                     suggestedUserId: string | null;
