@@ -1,5 +1,4 @@
-import { normalizeDatetime } from '../fields/datetime.js';
-import { fitted, issueText, refuse, type StoredRow, type StoredVerdict } from '../stored-record.js';
+import { fitted, issueText, refuse, type StoredRow, type StoredVerdict, storedInstants } from '../stored-record.js';
 import { COMMENT_STATUSES, LIMITS } from './model.js';
 import { checkCommentText, normaliseText, storedText, unescapeStored } from './text.js';
 
@@ -17,11 +16,8 @@ export const COMMENT_TEXT_NORMALISED = 'comment_text_normalised';
  */
 export function storedComment(row: StoredRow): StoredVerdict {
   if (!STATUSES.has(row.status as string)) return refuse(row, `status "${String(row.status)}" is not a comment status`);
-  for (const col of ['created_at', 'updated_at'] as const) {
-    if (typeof row[col] !== 'string' || !normalizeDatetime(row[col] as string)) {
-      return refuse(row, `${col} is not a date-time with a time zone`);
-    }
-  }
+  const instants = storedInstants(row, ['created_at', 'updated_at', 'moderated_at']);
+  if (instants.problem !== null) return refuse(row, instants.problem);
   if (row.spam_reasons !== null && row.spam_reasons !== undefined) {
     let reasons: unknown;
     try {
@@ -46,6 +42,7 @@ export function storedComment(row: StoredRow): StoredVerdict {
     row,
     {
       ...row,
+      ...instants.values,
       body: storedText(text.value.body),
       author_name: storedText(text.value.authorName),
       // An address that is not an http(s) link is dropped, as a submission would have refused it.

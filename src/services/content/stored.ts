@@ -1,10 +1,16 @@
 import type { ValidationIssue } from '../../core/errors.js';
-import { normalizeDatetime } from '../fields/datetime.js';
 import { isRelationBound } from '../fields/types.js';
 import { validateFieldValue } from '../fields/values.js';
 import { isLocaleCode } from '../locales.js';
 import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
-import { issueText, refuse, ruleProblem, type StoredRow, type StoredVerdict } from '../stored-record.js';
+import {
+  issueText,
+  refuse,
+  ruleProblem,
+  type StoredRow,
+  type StoredVerdict,
+  storedInstants,
+} from '../stored-record.js';
 import { blockLookup } from './deps.js';
 import type { EntryStatus } from './model.js';
 import type { RevisionKind } from './revisions.js';
@@ -76,13 +82,9 @@ export function storedEntry(snap: SchemaSnapshot, c: CollectionInfo, row: Stored
     const problem = ruleProblem(() => checkSlug(String(row.slug)));
     if (problem) return refuse(row, problem);
   }
-  for (const col of INSTANTS) {
-    const v = row[col];
-    if (v === null || v === undefined) continue;
-    const at = typeof v === 'string' ? normalizeDatetime(v) : null;
-    if (!at) return refuse(row, `${col} is not a date-time with a time zone`);
-    next[col] = at;
-  }
+  const instants = storedInstants(row, INSTANTS);
+  if (instants.problem !== null) return refuse(row, instants.problem);
+  Object.assign(next, instants.values);
   const data: Record<string, unknown> = {};
   for (const f of c.fields) if (f.column && Object.hasOwn(row, f.column)) data[f.slug] = row[f.column];
   const values = storedValues(snap, c, data);
@@ -98,9 +100,8 @@ export function storedRevision(snap: SchemaSnapshot, row: StoredRow): StoredVerd
     const problem = ruleProblem(() => checkSlug(String(row.slug)));
     if (problem) return refuse(row, `slug: ${problem}`);
   }
-  if (typeof row.created_at !== 'string' || !normalizeDatetime(row.created_at)) {
-    return refuse(row, 'created_at is not a date-time with a time zone');
-  }
+  const instants = storedInstants(row, ['created_at']);
+  if (instants.problem !== null) return refuse(row, instants.problem);
   let data: unknown;
   try {
     data = JSON.parse(String(row.data));
@@ -123,6 +124,6 @@ export function storedRevision(snap: SchemaSnapshot, row: StoredRow): StoredVerd
   if (!c) return { row };
   const values = storedValues(snap, c, data as Record<string, unknown>);
   if (values.problem) return refuse(row, `data.${values.problem}`);
-  const next = { ...row, data: JSON.stringify(values.data) };
+  const next = { ...row, ...instants.values, data: JSON.stringify(values.data) };
   return { row: next, ...(values.noted ? { note: VALUES_NOTE } : {}) };
 }
