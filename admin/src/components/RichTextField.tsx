@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import type { FieldLike } from '../api/content';
 import { EditorContext, type EditorContextValue } from '../pages/content/fields/context';
 import { Spinner } from './Feedback';
@@ -12,17 +12,26 @@ const PortableTextInput = lazy(() => import('../pages/content/fields/PortableTex
  * entries' rich-text fields (styles, marks, lists, links, images from the
  * media library). Content the editor does not know round-trips unchanged; its
  * JSON stays one click away for anything the toolbar cannot express.
+ *
+ * Text that is not a value yet (JSON that does not parse or is not an array, an address refused
+ * inside an image) is reported to the page with `reportUnfinished` under `path`, as the entry
+ * editor's inputs report it: the page refuses to save until it is fixed.
  */
 export function RichTextField({
   label,
   value,
   onValue,
+  path,
+  reportUnfinished,
   error,
   disabled = false,
 }: {
   label: string;
   value: unknown[];
   onValue: (blocks: unknown[]) => void;
+  /** Where the value sits in the page's form (`content`, `settings.content`). */
+  path: string;
+  reportUnfinished: (path: string, problem: string | null) => void;
   error?: string;
   disabled?: boolean;
 }) {
@@ -32,6 +41,12 @@ export function RichTextField({
   const [generation, setGeneration] = useState(0);
   const [json, setJson] = useState('');
   const [jsonError, setJsonError] = useState<string | undefined>();
+  // Shown here and reported as it is typed (a save may follow at once); withdrawn when the field goes.
+  useEffect(() => () => reportUnfinished(path, null), [reportUnfinished, path]);
+  const problem = (message: string | undefined) => {
+    setJsonError(message);
+    reportUnfinished(path, message ?? null);
+  };
   const ctx: EditorContextValue = useMemo(
     () => ({
       collection: '',
@@ -42,10 +57,10 @@ export function RichTextField({
       issues: {},
       refs: {},
       setRefs: () => {},
-      reportUnfinished: () => {},
+      reportUnfinished,
       readOnly: disabled,
     }),
-    [disabled],
+    [disabled, reportUnfinished],
   );
   const field = { slug: `rt-${id}`, label, type: 'portableText', required: false } as unknown as FieldLike;
   return (
@@ -62,7 +77,7 @@ export function RichTextField({
                 field={field}
                 value={value}
                 onChange={(v) => onValue(Array.isArray(v) ? v : [])}
-                path="content"
+                path={path}
                 id={id}
                 describedBy={error ? `${id}-error` : undefined}
                 invalid={Boolean(error)}
@@ -87,14 +102,19 @@ export function RichTextField({
           disabled={disabled}
           onValue={(v) => {
             setJson(v);
+            let parsed: unknown;
             try {
-              const parsed: unknown = JSON.parse(v);
-              if (!Array.isArray(parsed)) throw new Error('not an array');
-              setJsonError(undefined);
-              onValue(parsed);
-            } catch {
-              setJsonError('Enter a JSON array of blocks.');
+              parsed = JSON.parse(v);
+            } catch (err) {
+              problem(`JSON syntax: ${err instanceof Error ? err.message : 'not valid JSON'}`);
+              return;
             }
+            if (!Array.isArray(parsed)) {
+              problem('Enter a JSON array of blocks.');
+              return;
+            }
+            problem(undefined);
+            onValue(parsed);
           }}
           error={jsonError ?? error}
         />
@@ -108,7 +128,7 @@ export function RichTextField({
             onClick={() => {
               if (mode === 'rich') {
                 setJson(JSON.stringify(value, null, 2));
-                setJsonError(undefined);
+                problem(undefined);
                 setMode('json');
               } else {
                 setGeneration((g) => g + 1);

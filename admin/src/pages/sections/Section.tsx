@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { keys, type Section as SectionRecord } from '../../api/structure';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -10,6 +11,14 @@ import { TextField } from '../../components/Field';
 import { Page, Section } from '../../components/Page';
 import { RichTextField } from '../../components/RichTextField';
 import { issueFor, otherIssues } from '../../lib/forms';
+import { useEntryForm } from '../content/editor/useEntryForm';
+
+interface SectionDraft {
+  title: string;
+  slug: string;
+  description: string;
+  content: unknown[];
+}
 
 /** Edit one section: title, slug, description and its rich text. */
 export function SectionPage({ slug }: { slug: string }) {
@@ -36,25 +45,35 @@ export function SectionPage({ slug }: { slug: string }) {
 function SectionForm({ section }: { section: SectionRecord }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [title, setTitle] = useState(section.title);
-  const [slug, setSlug] = useState(section.slug);
-  const [description, setDescription] = useState(section.description ?? '');
-  const [content, setContent] = useState<unknown[]>(section.content ?? []);
+  const first: SectionDraft = {
+    title: section.title,
+    slug: section.slug,
+    description: section.description ?? '',
+    content: section.content ?? [],
+  };
+  // Held as the entry editor holds its form: a save reads what is on screen at that moment, and
+  // rich text JSON that does not parse is an unfinished change that stops it.
+  const { form, update, current, unfinished, unfinishedNow, reportUnfinished } = useEntryForm(first);
+  const { title, slug, description, content } = form ?? first;
+  const edit = (patch: Partial<SectionDraft>) => update((cur) => ({ ...cur, ...patch }));
   const [saved, setSaved] = useState(false);
-  // Any edit after a save takes the “saved” notice away.
+  const [refused, setRefused] = useState<ApiError | null>(null);
+  // Any edit after a save, finished or not, takes the “saved” notice away.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each edit on purpose
-  useEffect(() => setSaved(false), [title, slug, description, content]);
+  useEffect(() => setSaved(false), [form, unfinished]);
+  const open = Object.keys(unfinished).length > 0;
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (d: SectionDraft) =>
       unwrap(
         api.PUT('/sections/{slug}', {
           params: { path: { slug: section.slug } },
-          body: { title, slug, description: description.trim() || null, content },
+          body: { title: d.title, slug: d.slug, description: d.description.trim() || null, content: d.content },
         }),
       ),
-    onSuccess: (s) => {
+    onSuccess: (s, sent) => {
       queryClient.invalidateQueries({ queryKey: keys.sections });
-      setSaved(true);
+      // Saved is said only while what is shown is what was stored.
+      setSaved(current() === sent && Object.keys(unfinishedNow()).length === 0);
       if (s.slug !== section.slug) navigate({ to: '/sections/$slug', params: { slug: s.slug }, replace: true });
     },
   });
@@ -67,9 +86,20 @@ function SectionForm({ section }: { section: SectionRecord }) {
   });
   function submit(e: FormEvent) {
     e.preventDefault();
-    save.mutate();
+    const cur = current();
+    if (!cur) return;
+    if (Object.keys(unfinishedNow()).length) {
+      // Nothing is sent: the field shows what is not finished.
+      save.reset();
+      setRefused(new ApiError(400, 'VALIDATION_ERROR', 'Please correct the highlighted fields.'));
+      return;
+    }
+    setRefused(null);
+    save.mutate(cur);
   }
-  const contentIssue = save.error ? otherIssues(save.error, ['title', 'slug', 'description']) : [];
+  // Shown until what stopped the save is fixed.
+  const refusal = open ? refused : null;
+  const contentIssue = save.error && !refusal ? otherIssues(save.error, ['title', 'slug', 'description']) : [];
   return (
     <form onSubmit={submit} noValidate>
       <Section id="details" title="Details">
@@ -79,7 +109,7 @@ function SectionForm({ section }: { section: SectionRecord }) {
               label="Title"
               name="title"
               value={title}
-              onValue={setTitle}
+              onValue={(v) => edit({ title: v })}
               error={issueFor(save.error, 'title')}
             />
             <TextField
@@ -87,7 +117,7 @@ function SectionForm({ section }: { section: SectionRecord }) {
               hint="How your site asks for this section."
               name="slug"
               value={slug}
-              onValue={setSlug}
+              onValue={(v) => edit({ slug: v })}
               error={issueFor(save.error, 'slug')}
             />
           </div>
@@ -97,15 +127,21 @@ function SectionForm({ section }: { section: SectionRecord }) {
             name="description"
             optional
             value={description}
-            onValue={setDescription}
+            onValue={(v) => edit({ description: v })}
             error={issueFor(save.error, 'description')}
           />
         </div>
       </Section>
       <Section id="content" title="Content">
-        <RichTextField label="Text" value={content} onValue={setContent} />
+        <RichTextField
+          label="Text"
+          value={content}
+          onValue={(v) => edit({ content: v })}
+          path="content"
+          reportUnfinished={reportUnfinished}
+        />
       </Section>
-      <ErrorMessage error={save.error} extra={contentIssue} />
+      <ErrorMessage error={refusal ?? save.error} extra={contentIssue} />
       {saved ? <Notice tone="success">Section saved.</Notice> : null}
       <div className="actions">
         <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">

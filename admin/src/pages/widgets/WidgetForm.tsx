@@ -1,15 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { keys, type Widget } from '../../api/structure';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/Feedback';
 import { SelectField, TextAreaField, TextField } from '../../components/Field';
 import { RichTextField } from '../../components/RichTextField';
 import { issueFor, otherIssues } from '../../lib/forms';
+import { useEntryForm } from '../content/editor/useEntryForm';
 
 type WidgetType = Widget['type'];
 type Settings = Record<string, unknown>;
+type Report = (path: string, problem: string | null) => void;
+
+interface WidgetDraft {
+  type: WidgetType;
+  title: string;
+  settings: Settings;
+}
 
 export const WIDGET_TYPES: Array<{ type: WidgetType; label: string; hint: string }> = [
   { type: 'richText', label: 'Text', hint: 'A few paragraphs of text.' },
@@ -59,22 +68,29 @@ export function WidgetForm({
   onDone: (message?: string) => void;
 }) {
   const queryClient = useQueryClient();
-  const [type, setType] = useState<WidgetType>(widget?.type ?? 'richText');
-  const [title, setTitle] = useState(widget?.title ?? '');
-  const [settings, setSettings] = useState<Settings>((widget?.settings as Settings) ?? DEFAULTS.richText);
+  const first: WidgetDraft = {
+    type: widget?.type ?? 'richText',
+    title: widget?.title ?? '',
+    settings: (widget?.settings as Settings) ?? DEFAULTS.richText,
+  };
+  // Held as the entry editor holds its form: a save reads what is on screen at that moment, and
+  // JSON that does not parse is an unfinished change that stops it.
+  const { form, update, current, unfinished, unfinishedNow, reportUnfinished } = useEntryForm(first);
+  const { type, title, settings } = form ?? first;
+  const [refused, setRefused] = useState<ApiError | null>(null);
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (d: WidgetDraft) =>
       widget
         ? unwrap(
             api.PUT('/widget-areas/{name}/widgets/{id}', {
               params: { path: { name: area, id: widget.id } },
-              body: { title: title.trim() || null, settings },
+              body: { title: d.title.trim() || null, settings: d.settings },
             }),
           )
         : unwrap(
             api.POST('/widget-areas/{name}/widgets', {
               params: { path: { name: area } },
-              body: { type, title: title.trim() || null, settings },
+              body: { type: d.type, title: d.title.trim() || null, settings: d.settings },
             }),
           ),
     onSuccess: () => {
@@ -82,12 +98,23 @@ export function WidgetForm({
       onDone(widget ? 'Widget saved.' : 'Widget added at the end.');
     },
   });
-  const set = (key: string) => (value: unknown) => setSettings((s) => ({ ...s, [key]: value }));
+  const set = (key: string) => (value: unknown) => update((d) => ({ ...d, settings: { ...d.settings, [key]: value } }));
   const err = (key: string) => issueFor(save.error, `settings.${key}`);
   function submit(e: FormEvent) {
     e.preventDefault();
-    save.mutate();
+    const cur = current();
+    if (!cur) return;
+    if (Object.keys(unfinishedNow()).length) {
+      // Nothing is sent: the field shows what is not finished.
+      save.reset();
+      setRefused(new ApiError(400, 'VALIDATION_ERROR', 'Please correct the highlighted fields.'));
+      return;
+    }
+    setRefused(null);
+    save.mutate(cur);
   }
+  // Shown until what stopped the save is fixed.
+  const refusal = Object.keys(unfinished).length ? refused : null;
   return (
     <form
       className={widget ? 'subform subform--nested stack' : 'stack'}
@@ -102,8 +129,7 @@ export function WidgetForm({
           name="widget-type"
           value={type}
           onValue={(v) => {
-            setType(v as WidgetType);
-            setSettings(DEFAULTS[v as WidgetType]);
+            update((d) => ({ ...d, type: v as WidgetType, settings: DEFAULTS[v as WidgetType] }));
             save.reset();
           }}
         >
@@ -119,13 +145,13 @@ export function WidgetForm({
         name="widget-title"
         optional
         value={title}
-        onValue={setTitle}
+        onValue={(v) => update((d) => ({ ...d, title: v }))}
         error={issueFor(save.error, 'title')}
       />
-      <SettingsFields type={type} settings={settings} set={set} err={err} />
+      <SettingsFields type={type} settings={settings} set={set} err={err} report={reportUnfinished} />
       <ErrorMessage
-        error={save.error}
-        extra={otherIssues(save.error, ['title', ...Object.keys(settings).map((k) => `settings.${k}`)])}
+        error={refusal ?? save.error}
+        extra={refusal ? [] : otherIssues(save.error, ['title', ...Object.keys(settings).map((k) => `settings.${k}`)])}
       />
       <div className="actions">
         <Button type="submit" variant="primary" size="small" busy={save.isPending}>
@@ -144,11 +170,13 @@ function SettingsFields({
   settings,
   set,
   err,
+  report,
 }: {
   type: WidgetType;
   settings: Settings;
   set: (key: string) => (value: unknown) => void;
   err: (key: string) => string | undefined;
+  report: Report;
 }) {
   const menus = useQuery({
     queryKey: [...keys.menus, 'names'],
@@ -170,8 +198,6 @@ function SettingsFields({
     queryFn: () => unwrap(api.GET('/schema/collections')),
     enabled: type === 'recentEntries',
   });
-  const [json, setJson] = useState(JSON.stringify(settings.data ?? {}, null, 2));
-  const [jsonError, setJsonError] = useState<string | undefined>();
   const choose = (key: string, label: string, options: Array<{ value: string; label: string }>) => (
     <SelectField label={label} name={key} value={String(settings[key] ?? '')} onValue={set(key)} error={err(key)}>
       <option value="">Choose…</option>
@@ -189,6 +215,8 @@ function SettingsFields({
           label="Text"
           value={(settings.content as unknown[]) ?? []}
           onValue={set('content')}
+          path="settings.content"
+          reportUnfinished={report}
           error={err('content')}
         />
       );
@@ -261,23 +289,51 @@ function SettingsFields({
             onValue={set('kind')}
             error={err('kind')}
           />
-          <TextAreaField
-            label="Data (JSON)"
-            rows={6}
-            spellCheck={false}
-            value={json}
-            onValue={(v) => {
-              setJson(v);
-              try {
-                set('data')(JSON.parse(v));
-                setJsonError(undefined);
-              } catch {
-                setJsonError('Enter valid JSON.');
-              }
-            }}
-            error={jsonError ?? err('data')}
-          />
+          <CustomData value={settings.data} onValue={set('data')} report={report} error={err('data')} />
         </>
       );
   }
+}
+
+/**
+ * A custom widget's data as JSON text; it changes the value only when it parses. Text that does
+ * not parse is shown as the field's problem and reported as unfinished, so the form saves nothing
+ * until it parses (saving the last value that did would store something other than what is shown).
+ */
+function CustomData({
+  value,
+  onValue,
+  report,
+  error,
+}: {
+  value: unknown;
+  onValue: (v: unknown) => void;
+  report: Report;
+  error: string | undefined;
+}) {
+  const path = 'settings.data';
+  const [json, setJson] = useState(() => JSON.stringify(value ?? {}, null, 2));
+  const [syntax, setSyntax] = useState<string | undefined>();
+  // Reported as it is typed (a save may follow at once); withdrawn when the field goes.
+  useEffect(() => () => report(path, null), [report]);
+  return (
+    <TextAreaField
+      label="Data (JSON)"
+      rows={6}
+      spellCheck={false}
+      value={json}
+      onValue={(v) => {
+        setJson(v);
+        let problem: string | undefined;
+        try {
+          onValue(JSON.parse(v));
+        } catch (e) {
+          problem = `JSON syntax: ${e instanceof Error ? e.message : 'not valid JSON'}`;
+        }
+        setSyntax(problem);
+        report(path, problem ?? null);
+      }}
+      error={syntax ?? error}
+    />
+  );
 }

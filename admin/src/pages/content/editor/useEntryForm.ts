@@ -8,22 +8,23 @@ export type Unfinished = Record<string, string>;
  * React state, so a save that starts right after a keystroke (button, shortcut, publish, schedule,
  * autosave, leaving the page) reads what is on screen rather than the last rendered state. Inputs
  * whose text is not a value yet (JSON that does not parse …) report it as unfinished, by path:
- * it counts as an unsaved change and stops saves until it is fixed.
+ * it counts as an unsaved change and stops saves until it is fixed. The Sections and Widget areas
+ * pages hold their forms (`T`, given its first value) in it too.
  */
-export function useEntryForm() {
-  const [form, setForm] = useState<FormState | null>(null);
-  const formRef = useRef<FormState | null>(null);
+export function useEntryForm<T = FormState>(initial: T | null = null) {
+  const [form, setForm] = useState<T | null>(initial);
+  const formRef = useRef<T | null>(initial);
   const [unfinished, setUnfinished] = useState<Unfinished>({});
   const unfinishedRef = useRef<Unfinished>({});
 
   /** Replace the whole form (a load, a save's answer, a resolved conflict). */
-  const put = useCallback((next: FormState) => {
+  const put = useCallback((next: T) => {
     formRef.current = next;
     setForm(next);
   }, []);
   /** Change part of the form, from its newest value. */
   const update = useCallback(
-    (fn: (cur: FormState) => FormState) => {
+    (fn: (cur: T) => T) => {
       if (formRef.current) put(fn(formRef.current));
     },
     [put],
