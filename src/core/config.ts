@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { type EmailConfig, emailFromEnv, emailSchema, resolveEmail } from './config-email.js';
+import { ConfigError } from './config-error.js';
 import {
   DEFAULT_MAX_IMAGE_PIXELS,
   DEFAULT_MEDIA_TYPES,
@@ -11,6 +12,7 @@ import {
   storageFromEnv,
   storageSchema,
 } from './config-media.js';
+import { type ProviderSettings, resolveProviders } from './config-providers.js';
 
 /**
  * SQLite's own default page cache (2 MiB). The better-sqlite3 build raises it to 16 MiB, which under
@@ -114,6 +116,8 @@ export const configSchema = z
       .min(256 * 1024)
       .max(4 * 1024 ** 3)
       .default(DEFAULT_SQLITE_CACHE_SIZE),
+    // Login providers, an ordered list (file only): validated by resolveProviders, which names the key at fault.
+    providers: z.unknown().optional(),
   })
   .strict();
 
@@ -167,17 +171,11 @@ export interface CmsConfig {
   mediaUsageBatch: number;
   /** SQLite only: bytes of database pages the connection keeps in memory (the OS caches the rest of the file). */
   sqliteCacheSize: number;
+  /** Login providers in list order, with their credentials from the environment (config-providers.ts). */
+  providers: ProviderSettings[];
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(`Invalid configuration: ${key}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 const ENV_KEYS: Record<string, keyof ConfigInput> = {
   PORT: 'port',
@@ -204,7 +202,11 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
-export function resolveConfig(input: ConfigInput, source: (key: string) => string = (k) => k): CmsConfig {
+export function resolveConfig(
+  input: ConfigInput,
+  source: (key: string) => string = (k) => k,
+  env: NodeJS.ProcessEnv = process.env,
+): CmsConfig {
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -248,6 +250,7 @@ export function resolveConfig(input: ConfigInput, source: (key: string) => strin
     importMaxElementBytes: v.importMaxElementBytes,
     mediaUsageBatch: v.mediaUsageBatch,
     sqliteCacheSize: v.sqliteCacheSize,
+    providers: resolveProviders(v.providers, env),
   };
 }
 
@@ -297,5 +300,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   if (merged.dataDir !== undefined && typeof merged.dataDir === 'string') merged.dataDir = resolve(cwd, merged.dataDir);
   else merged.dataDir = resolve(cwd, 'data');
-  return resolveConfig(merged as ConfigInput, (key) => origin[key.split('.')[0]] ?? key);
+  return resolveConfig(merged as ConfigInput, (key) => origin[key.split('.')[0]] ?? key, env);
 }

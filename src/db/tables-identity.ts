@@ -95,6 +95,34 @@ export interface RateHitsTable {
   expires_at: string;
 }
 
+/** A provider account linked to a user (migration 018); unique per provider and subject. */
+export interface UserIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  address: string | null;
+  handle: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A provider sign-in between its start and the provider's callback: single use, minutes long. */
+export interface ProviderSigninsTable {
+  state_hash: string;
+  browser_hash: string;
+  provider: string;
+  pkce_verifier: string;
+  nonce: string;
+  /** login, setup, invite or link. */
+  intent: string;
+  invite_hash: string | null;
+  /** JSON: the setup input; what the provider keeps between begin and complete. */
+  data: string | null;
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface IdentityTables {
   _cms_settings: SettingsTable;
   _cms_sessions: SessionsTable;
@@ -105,4 +133,6 @@ export interface IdentityTables {
   _cms_signup_requests: SignupRequestsTable;
   _cms_allowed_domains: AllowedDomainsTable;
   _cms_rate_hits: RateHitsTable;
+  _cms_user_identities: UserIdentitiesTable;
+  _cms_provider_signins: ProviderSigninsTable;
 }

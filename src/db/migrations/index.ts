@@ -12,6 +12,7 @@ import { migration012 } from './012_usage.js';
 import { migration015 } from './015_null_order.js';
 import { migration016 } from './016_media_import_key.js';
 import { migration017 } from './017_transfer.js';
+import { migration018 } from './018_login_providers.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];

@@ -10,7 +10,8 @@ import { MEDIA_FILE_KIND } from './manifest.js';
  * right after the schema and media they use (`ENTRIES_AFTER`).
  *
  * Not in a package, and why: sessions, passkeys, sign-in challenges, magic
- * links, invites, sign-up requests, tokens and OAuth grants (credentials
+ * links, invites, sign-up requests, tokens, OAuth grants, identities linked
+ * through login providers and provider sign-ins in flight (credentials
  * belong to one site), edit locks and rate-limit hits (short-lived), the 404
  * log (the old address's traffic), search indexes, term counts and the media
  * usage index (derived: the import rebuilds them).
