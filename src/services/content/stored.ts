@@ -43,12 +43,15 @@ interface ValuesVerdict {
   data: Record<string, unknown>;
   problem: string | null;
   noted: boolean;
+  /** Some value was normalised (a new value, or a copy of an object). */
+  changed: boolean;
 }
 
 /** Field values (by field slug) judged against the collection's fields; normalised where they pass. */
 export function storedValues(snap: SchemaSnapshot, c: CollectionInfo, data: Record<string, unknown>): ValuesVerdict {
   const out = { ...data };
   let noted = false;
+  let changed = false;
   const options = {
     mode: 'update' as const,
     blockTypes: blockLookup(snap),
@@ -60,11 +63,14 @@ export function storedValues(snap: SchemaSnapshot, c: CollectionInfo, data: Reco
     if (isRelationBound(f) || !Object.hasOwn(data, f.slug)) continue;
     const { value, issues } = validateFieldValue(f, data[f.slug], [f.slug], options);
     const blocking: ValidationIssue[] = issues.filter((i) => !CONSTRAINT_CODES.has(i.code));
-    if (blocking.length) return { data, problem: issueText(blocking), noted };
+    if (blocking.length) return { data, problem: issueText(blocking), noted, changed: false };
     if (issues.length) noted = true;
-    else out[f.slug] = value;
+    else if (value !== data[f.slug]) {
+      out[f.slug] = value;
+      changed = true;
+    }
   }
-  return { data: out, problem: null, noted };
+  return { data: out, problem: null, noted, changed };
 }
 
 const INSTANTS = ['created_at', 'updated_at', 'published_at', 'scheduled_at', 'deleted_at'] as const;
@@ -124,6 +130,7 @@ export function storedRevision(snap: SchemaSnapshot, row: StoredRow): StoredVerd
   if (!c) return { row };
   const values = storedValues(snap, c, data as Record<string, unknown>);
   if (values.problem) return refuse(row, `data.${values.problem}`);
-  const next = { ...row, ...instants.values, data: JSON.stringify(values.data) };
+  // Text JSON is written again only when a value was normalised.
+  const next = { ...row, ...instants.values, ...(values.changed ? { data: JSON.stringify(values.data) } : {}) };
   return { row: next, ...(values.noted ? { note: VALUES_NOTE } : {}) };
 }

@@ -23,8 +23,16 @@ function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
+/** The stored shape itself: most values read back (imports, revisions) already have it. */
+const STORED_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Normalised UTC string, or null when `value` is not an ISO 8601 date-time with a zone. */
 export function normalizeDatetime(value: string): string | null {
+  // A value in the stored shape is its own normal form when it names a real instant (the round trip says so).
+  if (STORED_SHAPE.test(value)) {
+    const at = new Date(value);
+    if (!Number.isNaN(at.getTime()) && at.toISOString() === value) return value;
+  }
   const m = ISO_DATETIME.exec(value);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zulu, sign, oh, om] = m;

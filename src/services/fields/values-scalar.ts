@@ -35,9 +35,10 @@ export const checkString: ValueChecker = (field, value, path, ctx) => {
     return value;
   }
   if (value === '') return value;
-  const length = codePointLength(value);
   const min = numberKey(field.validation, 'minLength');
   const max = numberKey(field.validation, 'maxLength');
+  // Counting code points walks the whole text: only when a bound is set.
+  const length = min !== undefined || max !== undefined ? codePointLength(value) : 0;
   if (min !== undefined && length < min) {
     report(ctx.sink, path, 'too_small', `must be at least ${min} characters long (has ${length})`);
   }

@@ -85,13 +85,19 @@ function fits(kind: ColumnKind, value: unknown): boolean {
 
 const article = (kind: string) => (kind === 'integer' ? 'an' : 'a');
 
+const kindsOf = new WeakMap<CollectionInfo, ReadonlyMap<string, ColumnKind>>();
+
 /** Storage kinds of an entry table's columns: system columns, field columns, a legacy reference's retired column. */
-export function entryColumnKinds(c: CollectionInfo): Map<string, ColumnKind> {
+export function entryColumnKinds(c: CollectionInfo): ReadonlyMap<string, ColumnKind> {
+  // Asked for every entry record: made once per collection of a snapshot (snapshots are never changed).
+  const known = kindsOf.get(c);
+  if (known) return known;
   const kinds = new Map(SYSTEM_KINDS);
   for (const f of c.fields) {
     if (f.column) kinds.set(f.column, COLUMN_KIND[f.type]);
     if (f.retiredColumn) kinds.set(f.retiredColumn, 'text');
   }
+  kindsOf.set(c, kinds);
   return kinds;
 }
 
