@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type AuthConfig, authSchema, resolveAuth } from './config-auth.js';
 import { type EmailConfig, emailFromEnv, emailSchema, resolveEmail } from './config-email.js';
 import { ConfigError } from './config-error.js';
 import {
@@ -86,6 +87,8 @@ export const configSchema = z
     notFoundLogLimit: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     email: emailSchema.optional(),
+    // Authentication mode (file only): absent is the default mode; config-auth.ts has the gateway mode's options.
+    auth: authSchema.optional(),
     storage: storageSchema.optional(),
     mediaAllowedTypes: mediaAllowedTypesSchema.optional(),
     maxImagePixels: z.coerce.number().int().positive().default(DEFAULT_MAX_IMAGE_PIXELS),
@@ -147,6 +150,8 @@ export interface CmsConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Outgoing mail (magic links, invites, sign-up); null when email is not configured. */
   email: EmailConfig | null;
+  /** Authentication mode: the default (passkeys, login providers) or the edge access gateway (config-auth.ts). */
+  auth: AuthConfig;
   /** Where media bytes live: the file system (default, under dataDir/media) or an S3-compatible bucket. */
   storage: StorageConfig;
   /** MIME types (or `type/*` families) the media library accepts. */
@@ -238,6 +243,7 @@ export function resolveConfig(
     notFoundLogLimit: v.notFoundLogLimit,
     logLevel: v.logLevel,
     email: resolveEmail(v.email, publicUrl),
+    auth: resolveAuth(v.auth, { providers: v.providers, env }),
     storage: resolveStorage(v.storage, dataDir),
     mediaAllowedTypes: v.mediaAllowedTypes ?? DEFAULT_MEDIA_TYPES,
     maxImagePixels: v.maxImagePixels,
