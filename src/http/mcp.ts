@@ -2,7 +2,9 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bearerFrom } from '../auth/tokens.js';
 import type { CmsConfig } from '../core/config.js';
+import { isCmsError } from '../core/errors.js';
 import type { AppEnv } from './env.js';
+import { confirmGatewayBearer } from './middleware/edge-access.js';
 import { withRequestId } from './middleware/request.js';
 
 export const MCP_PATH = '/_cms/api/mcp';
@@ -30,7 +32,8 @@ export function resourceMetadataUrl(config: CmsConfig): string {
 
 /**
  * The MCP endpoint: JSON-RPC over stateless Streamable HTTP, Bearer tokens
- * only (a session cookie does not authenticate it). A fresh server and
+ * only (a session cookie does not authenticate it; behind an edge access
+ * gateway the gateway's token of the same user must come along). A fresh server and
  * transport serve each POST; GET and DELETE (streams, sessions) are 405.
  */
 export function mcpRoutes(app: Hono<AppEnv>, config: CmsConfig): void {
@@ -45,6 +48,16 @@ export function mcpRoutes(app: Hono<AppEnv>, config: CmsConfig): void {
     if (!token) return unauthorized(c, 'A Bearer token is required');
     const actor = await c.get('services').tokens.authenticate(token);
     if (!actor) return unauthorized(c, 'Invalid, expired or revoked token');
+    // Behind an edge access gateway the same rule as the REST API: the gateway's token of the same person too.
+    const gateway = c.get('services').auth.edgeAccess;
+    if (gateway) {
+      try {
+        await confirmGatewayBearer(c, gateway, actor);
+      } catch (err) {
+        if (!isCmsError(err)) throw err;
+        return c.json(rpcError(-32001, `[${err.code}] ${err.message}`), err.status as 401 | 403 | 503);
+      }
+    }
     c.set('actor', actor);
     await next();
   };

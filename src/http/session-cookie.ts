@@ -10,15 +10,20 @@ export function currentSessionId(c: Context<AppEnv>): string | null {
 
 /** Set `cms_session` (HttpOnly, SameSite=Lax, Secure on https, Path=/) and answer with the user. */
 export function signedIn<U>(c: Context<AppEnv>, result: { user: U; session: NewSession }): { user: U } {
+  setSessionCookie(c, result.session);
+  return { user: result.user };
+}
+
+/** Hand the browser the cookie of a session just opened. */
+export function setSessionCookie(c: Context<AppEnv>, session: NewSession): void {
   const o = c.get('services').auth.sessions.cookie;
-  setCookie(c, o.name, result.session.id, {
+  setCookie(c, o.name, session.id, {
     httpOnly: o.httpOnly,
     secure: o.secure,
     sameSite: o.sameSite,
     path: o.path,
-    maxAge: result.session.maxAgeSeconds,
+    maxAge: session.maxAgeSeconds,
   });
-  return { user: result.user };
 }
 
 export function clearSessionCookie(c: Context<AppEnv>): void {

@@ -68,7 +68,15 @@ export const MeResult = z.object({
     description: 'The configured locales (the admin offers them for translations of taxonomies, terms and menus)',
   }),
 });
-export const MethodsResult = z.object({ passkey: z.boolean(), magicLink: z.boolean(), signup: z.boolean() });
+export const MethodsResult = z.object({
+  /** `edge-access`: people sign in at the site's edge access gateway; the other methods are off. */
+  mode: z.enum(['default', 'edge-access']),
+  passkey: z.boolean(),
+  magicLink: z.boolean(),
+  signup: z.boolean(),
+  /** In the gateway mode: where the gateway ends its own sign-in. */
+  gateway: z.object({ signOutUrl: z.string() }).optional(),
+});
 
 export const SetupStatus = z.object({ needsSetup: z.boolean(), site: SiteSchema.nullable() });
 export const SetupOptionsBody = z

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { Actor } from '../../auth/actor.js';
+import { authMode } from '../../core/config-auth.js';
 import { CmsError } from '../../core/errors.js';
 import { backgroundTasks } from '../background.js';
 import type { ServiceContext } from '../context.js';
@@ -10,10 +11,12 @@ import { challengeStore } from './challenges.js';
 import { clientIp, type RequestFacts } from './client-ip.js';
 import type { AuthDeps } from './deps.js';
 import { domainOps } from './domains.js';
+import { edgeAccessOps } from './edge-access/index.js';
 import { createEmailProvider } from './email.js';
 import { enrolment } from './enrolment.js';
 import { inviteOps } from './invites.js';
 import { magicLinkOps } from './magic-links.js';
+import { featureGate } from './mode-gate.js';
 import { passkeyOps } from './passkeys.js';
 import { type SessionUser, sessionUser } from './present.js';
 import { type RateLimitRule, rateLimiter } from './rate-limits.js';
@@ -58,6 +61,11 @@ export function createAuthService(
   const enrol = enrolment(deps, passkeys);
   const domains = domainOps(ctx);
   const limiter = rateLimiter(ctx);
+  const mode = authMode(ctx.config);
+  const edgeAccess = ctx.config.auth.type === 'edge-access' ? edgeAccessOps(deps, ctx.config.auth) : null;
+  // What the edge access gateway mode takes away (the contract's list); the default mode keeps all.
+  const gate = featureGate(ctx.config);
+  const setup = setupOps(deps, enrol);
 
   /** The caller as `/auth/me` shows them, with the site's identity. */
   async function me(actor: Actor): Promise<{
@@ -75,23 +83,41 @@ export function createAuthService(
     /** Public origin of the site (for the Origin rule of public writes). */
     publicOrigin: deps.rp.origin,
     sessions: deps.sessions,
-    setup: setupOps(deps, enrol),
-    passkeys,
-    magicLinks: magicLinkOps(deps),
-    invites: inviteOps(deps, enrol),
+    /** The edge access gateway mode's sign-in; null in the default mode. */
+    edgeAccess,
+    setup: {
+      ...gate('setup', setup, ['options', 'complete']),
+      // The first user comes from the gateway: there is nothing to set up.
+      status: async () => (edgeAccess ? { needsSetup: false, site: await deps.site.site() } : setup.status()),
+    },
+    passkeys: gate('passkey-registration', gate('login-page', passkeys, ['signInOptions', 'signIn']), [
+      'addOptions',
+      'add',
+    ]),
+    magicLinks: gate('magic-link', magicLinkOps(deps), ['send', 'consume', 'recovery', 'commandLineLink']),
+    invites: gate('invites', inviteOps(deps, enrol), ['create', 'lookup', 'acceptOptions', 'accept']),
     domains,
-    signup: signupOps(deps, domains, enrol),
+    signup: gate('signup', signupOps(deps, domains, enrol), ['request', 'lookup', 'options', 'complete']),
     tokens: tokenRouteOps(deps),
     me,
     /** Which sign-in methods this site offers (the login page asks). */
     methods: async () => {
+      if (edgeAccess) {
+        return {
+          mode,
+          passkey: false,
+          magicLink: false,
+          signup: false,
+          gateway: { signOutUrl: edgeAccess.signOutUrl },
+        };
+      }
       const open = await ctx.db
         .selectFrom('_cms_allowed_domains')
         .select('domain')
         .where('enabled', '=', 1)
         .limit(1)
         .executeTakeFirst();
-      return { passkey: true as const, magicLink: deps.email !== null, signup: deps.email !== null && !!open };
+      return { mode, passkey: true, magicLink: deps.email !== null, signup: deps.email !== null && !!open };
     },
     /** Count a request against a rate limit, for the client IP the request facts give. */
     rateLimit: (rule: RateLimitRule, facts: RequestFacts) =>

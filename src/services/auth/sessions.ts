@@ -17,7 +17,7 @@ export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
 /** last_seen_at is refreshed at most this often, so reads do not write on every request. */
 const TOUCH_EVERY_MS = HOUR_MS;
 
-export type SignInMethod = 'passkey' | 'magic_link' | 'recovery' | 'setup' | 'invite' | 'signup';
+export type SignInMethod = 'passkey' | 'magic_link' | 'recovery' | 'setup' | 'invite' | 'signup' | 'edge_access';
 
 export interface NewSession {
   /** The cookie value (shown once; never stored). */
@@ -64,6 +64,11 @@ export function sessionsService(ctx: ServiceContext) {
 
   /** The actor of a session cookie, or null when unknown, expired or the user is disabled. */
   async function resolve(id: string): Promise<Actor | null> {
+    return (await resolveSession(id))?.actor ?? null;
+  }
+
+  /** As resolve, with the instant the session was opened (the gateway mode compares it with its token's). */
+  async function resolveSession(id: string): Promise<{ actor: Actor; createdAt: string } | null> {
     if (!id || id.length > 200) return null;
     const hash = hashSecret(id);
     const now = ctx.clock.now();
@@ -71,6 +76,7 @@ export function sessionsService(ctx: ServiceContext) {
       .selectFrom('_cms_sessions as s')
       .innerJoin('_cms_users as u', 'u.id', 's.user_id')
       .select([
+        's.created_at',
         's.last_seen_at',
         's.expires_at',
         's.absolute_expires_at',
@@ -93,7 +99,7 @@ export function sessionsService(ctx: ServiceContext) {
         .where('id_hash', '=', hash)
         .execute();
     }
-    return {
+    const actor: Actor = {
       kind: 'user',
       userId: row.id,
       name: row.name,
@@ -103,6 +109,7 @@ export function sessionsService(ctx: ServiceContext) {
       tokenId: null,
       via: 'session',
     };
+    return { actor, createdAt: row.created_at };
   }
 
   /** Sign out: the session row is deleted (unknown ids are ignored). */
@@ -119,7 +126,7 @@ export function sessionsService(ctx: ServiceContext) {
   /** Cookie attributes the doors use. */
   const cookie = { name: SESSION_COOKIE, secure, httpOnly: true, sameSite: 'Lax' as const, path: '/' };
 
-  return { create, resolve, revoke, revokeAllForUser, cookie };
+  return { create, resolve, resolveSession, revoke, revokeAllForUser, cookie };
 }
 
 export type SessionsService = ReturnType<typeof sessionsService>;

@@ -93,6 +93,7 @@ describeEachDialect('magic links', (dialect) => {
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('EMAIL_NOT_CONFIGURED');
     expect((await call(cms, 'GET', '/auth/methods')).body.data).toEqual({
+      mode: 'default',
       passkey: true,
       magicLink: false,
       signup: false,

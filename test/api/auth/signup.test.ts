@@ -79,6 +79,7 @@ describeEachDialect('sign-up with an allowed domain', (dialect) => {
       body: { domain: 'team.example', defaultRole: 30 },
     });
     expect((await call(cms, 'GET', '/auth/methods')).body.data).toEqual({
+      mode: 'default',
       passkey: true,
       magicLink: true,
       signup: true,
