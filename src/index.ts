@@ -11,6 +11,21 @@ import type { ServiceContext } from './services/context.js';
 import { createServices, type Services } from './services/index.js';
 
 export { type CmsConfig, loadConfig, resolveConfig } from './core/config.js';
+export type { ProviderConfigRule, ProviderSettings } from './core/config-providers.js';
+// Login providers: another package registers its own provider the way the included ones are (docs/authentication.md).
+export type { OutboundFetch } from './services/auth/providers/outbound.js';
+export { registerLoginProvider } from './services/auth/providers/registry.js';
+export type {
+  BeginInput,
+  BeginResult,
+  CompleteInput,
+  LoginProvider,
+  LoginProviderDefinition,
+  ProviderDescriptor,
+  ProviderEnvironment,
+  ProviderKind,
+  VerifiedIdentity,
+} from './services/auth/providers/types.js';
 export type { Bus };
 
 export interface CreateCmsOptions {

@@ -10,6 +10,10 @@ export const ERROR_STATUS = {
   INVALID_TYPE: 400,
   FILE_NOT_FOUND: 400,
   UPLOAD_SIZE_MISMATCH: 400,
+  // Login providers (docs/authentication.md#login-providers): a callback whose state is unknown, used,
+  // expired or from another browser; the person declined at the provider.
+  PROVIDER_STATE_INVALID: 400,
+  PROVIDER_DENIED: 401,
   UNAUTHORIZED: 401,
   // Edge access gateway mode (docs/authentication.md#edge-access-gateway-mode): no assertion on a
   // protected route; an assertion that is not a valid token of the team (signature, expiry, issuer).
@@ -21,6 +25,13 @@ export const ERROR_STATUS = {
   CSRF_REJECTED: 403,
   TRANSFER_APPROVAL_REQUIRED: 403,
   TRANSFER_APPROVAL_INVALID: 403,
+  // The provider did not verify the address; no invite, link or allowed domain admits the address;
+  // the address is not the one the invitation is for.
+  PROVIDER_EMAIL_UNVERIFIED: 403,
+  PROVIDER_SIGNUP_NOT_ALLOWED: 403,
+  PROVIDER_INVITE_MISMATCH: 403,
+  // The invitation a provider sign-in started from is used or expired.
+  PROVIDER_INVITE_INVALID: 404,
   // A valid token of the team for another application; a user the site does not provision.
   EDGE_ACCESS_AUDIENCE_MISMATCH: 403,
   EDGE_ACCESS_USER_NOT_AUTHORIZED: 403,
@@ -38,6 +49,9 @@ export const ERROR_STATUS = {
   EMAIL_NOT_CONFIGURED: 409,
   PASSKEY_LIMIT: 409,
   LAST_PASSKEY: 409,
+  // Unlinking the last way in (no passkey, no other identity); an identity linked to another user.
+  LAST_SIGN_IN_METHOD: 409,
+  PROVIDER_IDENTITY_IN_USE: 409,
   LAST_ADMIN: 409,
   // A sign-in feature the configured authentication mode does not offer (details: mode, feature).
   AUTH_MODE_UNAVAILABLE: 409,
@@ -45,6 +59,8 @@ export const ERROR_STATUS = {
   SAVE_REJECTED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  // The identity service could not be reached or did not confirm the sign-in (discovery, token, profile).
+  PROVIDER_FAILED: 502,
   TRANSFER_IMPORT_IN_PROGRESS: 503,
   MEDIA_USAGE_ACTIVATION_IN_PROGRESS: 503,
   // The gateway team's signing keys cannot be fetched: no token can be checked until they can.

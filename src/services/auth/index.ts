@@ -19,6 +19,7 @@ import { magicLinkOps } from './magic-links.js';
 import { featureGate } from './mode-gate.js';
 import { passkeyOps } from './passkeys.js';
 import { type SessionUser, sessionUser } from './present.js';
+import { providerOps } from './providers/index.js';
 import { type RateLimitRule, rateLimiter } from './rate-limits.js';
 import { sessionsService } from './sessions.js';
 import { setupOps } from './setup.js';
@@ -99,6 +100,10 @@ export function createAuthService(
     domains,
     signup: gate('signup', signupOps(deps, domains, enrol), ['request', 'lookup', 'options', 'complete']),
     tokens: tokenRouteOps(deps),
+    /** Login providers: the configured list, start and callback of a sign-in, linked identities. */
+    providers: gate('login-providers', providerOps(deps, { setup, invites: inviteOps(deps, enrol), domains }), [
+      'start',
+    ]),
     me,
     /** Which sign-in methods this site offers (the login page asks). */
     methods: async () => {

@@ -132,6 +132,24 @@ export function inviteOps(deps: AuthDeps, enrol: Enrolment) {
     return enrol.start('invite', { id: newId(), email: row.email, name: null }, { inviteHash: row.token_hash });
   }
 
+  /**
+   * Take a pending invite for an account being created (single use: the row is deleted in the
+   * statement that checks it; the caller's transaction undoes that if the account is not made).
+   */
+  async function take(db: Kdb, hash: string): Promise<InvitesTable | undefined> {
+    return db
+      .deleteFrom('_cms_invites')
+      .where('token_hash', '=', hash)
+      .where('expires_at', '>', ctx.clock.now().toISOString())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** The pending invite a token names (404 when used or expired): what a login provider's start binds to. */
+  async function pending(token: string): Promise<InvitesTable> {
+    return pendingByToken(ctx.db, token);
+  }
+
   async function accept(
     input: { token: string; challengeId: string; credential: RegistrationResponseJSON; name?: string | null },
     previousSession?: string | null,
@@ -145,13 +163,7 @@ export function inviteOps(deps: AuthDeps, enrol: Enrolment) {
     );
     if (data.inviteHash !== hash) throw validationError('This passkey request belongs to another invitation');
     return inTransaction(ctx.db, async (trx) => {
-      // Single use: the invite row is taken in the same statement that checks it.
-      const invite = await trx
-        .deleteFrom('_cms_invites')
-        .where('token_hash', '=', hash)
-        .where('expires_at', '>', ctx.clock.now().toISOString())
-        .returningAll()
-        .executeTakeFirst();
+      const invite = await take(trx, hash);
       if (!invite) throw gone();
       return enrol.createAccount(
         trx,
@@ -164,5 +176,5 @@ export function inviteOps(deps: AuthDeps, enrol: Enrolment) {
     });
   }
 
-  return { list, create, revoke, lookup, acceptOptions, accept };
+  return { list, create, revoke, lookup, acceptOptions, accept, take, pending };
 }

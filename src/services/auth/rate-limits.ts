@@ -11,6 +11,8 @@ import { MINUTE_MS } from './secrets.js';
  */
 export const RATE_LIMITS = {
   passkeyOptions: { endpoint: 'POST /auth/passkey/options', limit: 10, windowMs: MINUTE_MS },
+  /** Starting a login-provider sign-in: the passkey options' limit (each start writes a sign-in in flight). */
+  providerStart: { endpoint: 'POST /auth/oauth/{provider}/start', limit: 10, windowMs: MINUTE_MS },
   magicLinkSend: { endpoint: 'POST /auth/magic-link/send', limit: 3, windowMs: 5 * MINUTE_MS },
   signupRequest: { endpoint: 'POST /auth/signup/request', limit: 3, windowMs: 5 * MINUTE_MS },
   oauthDeviceCode: { endpoint: 'POST /oauth/device/code', limit: 10, windowMs: MINUTE_MS },

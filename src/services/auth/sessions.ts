@@ -17,7 +17,18 @@ export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
 /** last_seen_at is refreshed at most this often, so reads do not write on every request. */
 const TOUCH_EVERY_MS = HOUR_MS;
 
-export type SignInMethod = 'passkey' | 'magic_link' | 'recovery' | 'setup' | 'invite' | 'signup' | 'edge_access';
+/** A sign-in through a login provider records which one (`provider:github`). */
+export type ProviderSignIn = `provider:${string}`;
+
+export type SignInMethod =
+  | 'passkey'
+  | 'magic_link'
+  | 'recovery'
+  | 'setup'
+  | 'invite'
+  | 'signup'
+  | 'edge_access'
+  | ProviderSignIn;
 
 export interface NewSession {
   /** The cookie value (shown once; never stored). */

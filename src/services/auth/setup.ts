@@ -3,6 +3,7 @@ import { ROLES } from '../../auth/roles.js';
 import { isoNow } from '../../core/clock.js';
 import { CmsError, validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
+import type { Kdb } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { inTransaction } from '../context.js';
 import type { SiteIdentity } from '../settings/index.js';
@@ -27,12 +28,25 @@ export interface SetupInput {
   name?: string | null;
 }
 
-const setupDone = () => new CmsError('SETUP_COMPLETE', 'Setup is complete: the site already has users');
+export const setupDone = () => new CmsError('SETUP_COMPLETE', 'Setup is complete: the site already has users');
+
+/** The wizard's site fields, trimmed and checked (the passkey and the login-provider paths alike). */
+export function siteFields(input: { siteTitle: string; tagline?: string | null }): {
+  siteTitle: string;
+  tagline: string | null;
+} {
+  const siteTitle = input.siteTitle.trim();
+  if (!siteTitle || siteTitle.length > 200) throw validationError('Site title must be 1 to 200 characters');
+  const tagline = input.tagline?.trim() || null;
+  if (tagline && tagline.length > 500) throw validationError('Tagline must be at most 500 characters');
+  return { siteTitle, tagline };
+}
 
 /**
- * First user setup: site title and tagline, the account, then a passkey. Open
- * only while no user exists; two racing completions cannot both succeed (the
- * setup mark is a primary key, inserted in the same transaction as the user).
+ * First user setup: site title and tagline, the account, then a passkey or a
+ * login provider. Open only while no user exists; two racing completions cannot
+ * both succeed (the setup mark is a primary key, inserted in the same
+ * transaction as the user).
  */
 export function setupOps(deps: AuthDeps, enrol: Enrolment) {
   const { ctx } = deps;
@@ -45,12 +59,35 @@ export function setupOps(deps: AuthDeps, enrol: Enrolment) {
     return { needsSetup: await needsSetup(), site: await deps.site.site() };
   }
 
+  /**
+   * The one completion of setup: the setup mark, no user yet, the site's title and tagline,
+   * then the first account, which `createAccount` makes (with a passkey, or a provider identity)
+   * in the same transaction.
+   */
+  async function finish<T>(
+    site: { siteTitle: string; tagline: string | null },
+    createAccount: (trx: Kdb) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await inTransaction(ctx.db, async (trx) => {
+        await trx
+          .insertInto('_cms_meta')
+          .values({ key: SETUP_MARK, value: isoNow(ctx.clock) })
+          .execute();
+        const existing = await trx.selectFrom('_cms_users').select('id').limit(1).executeTakeFirst();
+        if (existing) throw setupDone();
+        await deps.site.writeIdentity({ title: site.siteTitle, tagline: site.tagline }, trx);
+        return createAccount(trx);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw setupDone();
+      throw err;
+    }
+  }
+
   async function options(input: SetupInput) {
     if (!(await needsSetup())) throw setupDone();
-    const siteTitle = input.siteTitle.trim();
-    if (!siteTitle || siteTitle.length > 200) throw validationError('Site title must be 1 to 200 characters');
-    const tagline = input.tagline?.trim() || null;
-    if (tagline && tagline.length > 500) throw validationError('Tagline must be at most 500 characters');
+    const { siteTitle, tagline } = siteFields(input);
     const data: SetupData = {
       siteTitle,
       tagline,
@@ -72,29 +109,17 @@ export function setupOps(deps: AuthDeps, enrol: Enrolment) {
   ) {
     if (!(await needsSetup())) throw setupDone();
     const { userId, data, cred } = await enrol.finish<SetupData>('setup', input.setupToken, input.credential);
-    try {
-      return await inTransaction(ctx.db, async (trx) => {
-        await trx
-          .insertInto('_cms_meta')
-          .values({ key: SETUP_MARK, value: isoNow(ctx.clock) })
-          .execute();
-        const existing = await trx.selectFrom('_cms_users').select('id').limit(1).executeTakeFirst();
-        if (existing) throw setupDone();
-        await deps.site.writeIdentity({ title: data.siteTitle, tagline: data.tagline }, trx);
-        return enrol.createAccount(
-          trx,
-          { id: userId, email: data.email, name: data.name, role: ROLES.ADMIN },
-          cred,
-          input.passkeyName,
-          'setup',
-          previousSession,
-        );
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw setupDone();
-      throw err;
-    }
+    return finish(data, (trx) =>
+      enrol.createAccount(
+        trx,
+        { id: userId, email: data.email, name: data.name, role: ROLES.ADMIN },
+        cred,
+        input.passkeyName,
+        'setup',
+        previousSession,
+      ),
+    );
   }
 
-  return { status, options, complete };
+  return { status, options, complete, needsSetup, finish };
 }

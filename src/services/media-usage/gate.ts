@@ -29,6 +29,7 @@ import { activationBlocked, type StateOps } from './state.js';
 export const OPEN_DURING_ACTIVATION: ReadonlyArray<RegExp> = [
   /^\/admin\/media-usage\//,
   /^\/auth\/passkey\/(options|verify)$/,
+  /^\/auth\/oauth\/[^/]+\/start$/,
   /^\/auth\/magic-link\/(send|consume)$/,
   /^\/auth\/logout$/,
   /^\/oauth\/requests\/[^/]+\/(approve|deny)$/,

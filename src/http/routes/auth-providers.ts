@@ -1,0 +1,153 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import {
+  IdentitiesResult,
+  IdentityParams,
+  ProviderParams,
+  ProviderStartBody,
+  ProviderStartResult,
+  ProvidersResult,
+} from '../../schemas/auth-providers.js';
+import { PROVIDER_BROWSER_COOKIE, SIGNIN_TTL_MS } from '../../services/auth/providers/index.js';
+import type { AppEnv } from '../env.js';
+import { rateLimit } from '../middleware/rate-limit.js';
+import { publicWrite } from '../middleware/session.js';
+import { type Api, op } from '../op.js';
+import { currentSessionId, signedIn } from '../session-cookie.js';
+
+/** The binding cookie is sent only to the provider routes. */
+const COOKIE_PATH = '/_cms/api/auth/oauth';
+
+/**
+ * Sign-in through login providers (hidden from OpenAPI, like every sign-in route):
+ *
+ *   GET    /auth/providers                       the configured providers, in the login page's order
+ *                                                (button-only first, then form providers, each in list
+ *                                                order): { id, label, kind }; for Admins also
+ *                                                callbackUrl, credentialsSet and the descriptor
+ *   POST   /auth/oauth/{provider}/start          { intent: 'login' | 'link' | 'invite' (token) |
+ *                                                'setup' (siteTitle, tagline?, name?), input? (form
+ *                                                providers) } → { url }: send the browser there.
+ *                                                CSRF rules of public writes; 10 per minute per client IP
+ *   GET    /auth/oauth/{provider}/callback       where the provider sends the browser back: a 302 into
+ *                                                the admin (session cookie set), or to
+ *                                                /_cms/admin/login?error=<CODE> (link: /_cms/admin/account)
+ *   GET    /auth/identities                      the signed-in user's linked identities
+ *   DELETE /auth/identities/{provider}/{subject} unlink one (409 LAST_SIGN_IN_METHOD when it is the last way in)
+ */
+export function authProviderRoutes(api: Api): void {
+  const tags = ['Auth'];
+  api.use('/auth/oauth/:provider/start', publicWrite(), rateLimit('providerStart'));
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/auth/providers',
+      operationId: 'listLoginProviders',
+      summary: 'Login providers this site offers, in the order the login page shows them',
+      tags,
+      hidden: true,
+      public: true,
+      response: ProvidersResult,
+    },
+    async ({ actor, services }) => ({ items: services.auth.providers.list(actor) }),
+  );
+
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/auth/oauth/{provider}/start',
+      operationId: 'startProviderSignIn',
+      summary: "Start a sign-in (or setup, invite acceptance, link) with a login provider: the provider's URL",
+      tags,
+      hidden: true,
+      public: true,
+      params: ProviderParams,
+      body: ProviderStartBody,
+      response: ProviderStartResult,
+    },
+    async ({ actor, services, params, body, c }) => {
+      const { url, browser } = await services.auth.providers.start(
+        actor,
+        params.provider,
+        body,
+        getCookie(c, PROVIDER_BROWSER_COOKIE) ?? null,
+      );
+      setCookie(c, PROVIDER_BROWSER_COOKIE, browser, {
+        httpOnly: true,
+        secure: services.auth.sessions.cookie.secure,
+        sameSite: 'Lax',
+        path: COOKIE_PATH,
+        maxAge: Math.floor(SIGNIN_TTL_MS / 1000),
+      });
+      c.header('Cache-Control', 'no-store');
+      return { url };
+    },
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/auth/oauth/{provider}/callback',
+      operationId: 'providerCallback',
+      summary: 'Where the provider sends the browser back (redirects into the admin)',
+      tags,
+      hidden: true,
+      public: true,
+      // Any text: an unknown provider is a redirect with an error code like every other refusal.
+      params: z.object({ provider: z.string().max(200) }),
+      response: z.unknown(),
+    },
+    async ({ actor, params, c }) => callback(c, actor.via === 'session' ? actor.userId : null, params.provider),
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: '/auth/identities',
+      operationId: 'listLinkedIdentities',
+      summary: "The signed-in user's identities at login providers",
+      tags,
+      hidden: true,
+      response: IdentitiesResult,
+    },
+    async ({ actor, services }) => ({ items: await services.auth.providers.identities.list(actor) }),
+  );
+
+  op(
+    api,
+    {
+      method: 'delete',
+      path: '/auth/identities/{provider}/{subject}',
+      operationId: 'unlinkIdentity',
+      summary: 'Unlink an identity (never the last way in)',
+      tags,
+      hidden: true,
+      params: IdentityParams,
+      response: z.object({ deleted: z.literal(true) }),
+    },
+    async ({ actor, services, params }) => {
+      await services.auth.providers.identities.unlink(actor, params.provider, params.subject);
+      return { deleted: true as const };
+    },
+  );
+}
+
+async function callback(c: Context<AppEnv>, currentUserId: string | null, provider: string): Promise<Response> {
+  const services = c.get('services');
+  const raw = new URL(c.req.url).search;
+  const result = await services.auth.providers.callback(provider, new URLSearchParams(raw.length > 8192 ? '' : raw), {
+    browser: getCookie(c, PROVIDER_BROWSER_COOKIE) ?? null,
+    previousSession: currentSessionId(c),
+    currentUserId,
+  });
+  if (result.session) signedIn(c, { user: null, session: result.session });
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  return c.redirect(result.location, 302);
+}
