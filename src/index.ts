@@ -74,8 +74,17 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     log,
     bus,
   };
-  const services = createServices(ctx);
-  const app = createApp(config, log, services);
+  let services: Services;
+  let app: Hono<AppEnv>;
+  try {
+    services = createServices(ctx);
+    app = createApp(config, log, services);
+  } catch (err) {
+    // A configuration the services refuse (a listed login provider no package registers): nothing stays open.
+    await bus.close();
+    await database.close();
+    throw err;
+  }
   if (options.scheduler !== false) {
     services.content.scheduler.start();
     services.media.sweeper.start();
