@@ -9,7 +9,7 @@ import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect
 import { lazy, type ReactNode, Suspense } from 'react';
 import { AppLayout } from './components/AppLayout';
 import { ErrorMessage, Spinner } from './components/Feedback';
-import { isAdmin, meQuery, safeNext, setupStatusQuery } from './lib/session';
+import { isAdmin, meQuery, methodsQuery, safeNext, setupStatusQuery } from './lib/session';
 import { AccountPage } from './pages/Account';
 import { AllowedDomainsPage } from './pages/AllowedDomains';
 import { CommentsPage, type CommentsSearch } from './pages/comments/Comments';
@@ -105,6 +105,8 @@ const loginRoute = createRoute({
     if (me) throw redirect({ to: '/' });
     const status = await context.queryClient.ensureQueryData(setupStatusQuery);
     if (status.needsSetup) throw redirect({ to: '/setup' });
+    // Known before the page renders, so a site behind a gateway never shows the passkey form.
+    await context.queryClient.ensureQueryData(methodsQuery).catch(() => undefined);
   },
   component: function Login() {
     const { next } = loginRoute.useSearch();

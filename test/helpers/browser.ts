@@ -105,7 +105,7 @@ export async function screenshotFromTop(page: Page, path: string): Promise<void>
 /** The real service on a temporary SQLite database, listening on loopback with publicUrl = origin. */
 export async function startSite(
   tag: string,
-  extra: Pick<ConfigInput, 'i18n' | 'importAllowPrivateHosts'> = {},
+  extra: Pick<ConfigInput, 'i18n' | 'importAllowPrivateHosts' | 'auth'> = {},
 ): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), `cms-${tag}-`));
   const port = await freePort();

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 import type { ConfigInput } from '../../src/core/config.js';
 import type { Cms } from '../../src/index.js';
 import { type ApiResponse, call } from './cms.js';
@@ -56,7 +56,8 @@ export interface StandInGateway {
 }
 
 const running: Server[] = [];
-afterEach(async () => {
+// After the file, not after each test: a browser suite shares one gateway between its tests.
+afterAll(async () => {
   while (running.length) {
     const server = running.pop()!;
     await new Promise<void>((done) => server.close(() => done()));

@@ -34,6 +34,17 @@ export interface Me {
   i18n: { locales: string[]; defaultLocale: string };
 }
 
+/** The sign-in methods the site offers (`GET /auth/methods`). */
+export interface Methods {
+  /** `edge-access`: people sign in at the organisation's access gateway, never on these pages. */
+  mode: 'default' | 'edge-access';
+  passkey: boolean;
+  magicLink: boolean;
+  signup: boolean;
+  /** In the gateway mode: where the gateway ends its own sign-in. */
+  gateway?: { signOutUrl: string };
+}
+
 export interface SetupStatus {
   needsSetup: boolean;
   site: SiteInfo | null;
@@ -97,6 +108,7 @@ export const authApi = {
   // Session
   me: () => get<Me>('/auth/me'),
   logout: () => post<{ signedOut: true }>('/auth/logout'),
+  methods: () => get<Methods>('/auth/methods'),
 
   // First user setup
   setupStatus: () => get<SetupStatus>('/setup/status'),

@@ -3,7 +3,7 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { useEffect, useId, useRef, useState } from 'react';
 import { authApi, type Me } from '../api/auth';
 import { messageOf } from '../api/errors';
-import { isAdmin, meQuery } from '../lib/session';
+import { isAdmin, meQuery, methodsQuery } from '../lib/session';
 import { CONTENT_AFTER_GROUP, NAV_GROUPS } from '../nav';
 import { CollectionsNav } from './CollectionsNav';
 import { CommandPalette } from './CommandPalette';
@@ -90,6 +90,7 @@ function UserMenu({ me }: { me: Me }) {
   const trigger = useRef<HTMLButtonElement>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const gateway = useQuery(methodsQuery).data?.mode === 'edge-access';
 
   useEffect(() => {
     if (!open) return;
@@ -105,7 +106,13 @@ function UserMenu({ me }: { me: Me }) {
     setError(null);
     try {
       await authApi.logout();
+      const methods = await queryClient.fetchQuery(methodsQuery).catch(() => null);
       queryClient.clear();
+      // Behind an edge access gateway the next request would sign in again: end the gateway's sign-in too.
+      if (methods?.gateway) {
+        window.location.assign(methods.gateway.signOutUrl);
+        return;
+      }
       await navigate({ to: '/login' });
     } catch (err) {
       setError(messageOf(err));
@@ -146,6 +153,9 @@ function UserMenu({ me }: { me: Me }) {
           <span>{me.user.email}</span>
           <span className="badge">{me.user.roleName}</span>
         </p>
+        {gateway ? (
+          <p className="usermenu__note muted small">Signed in through your organisation's access gateway</p>
+        ) : null}
         <ul>
           <li>
             <Link to="/account" className="usermenu__item" onClick={() => setOpen(false)}>

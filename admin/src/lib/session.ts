@@ -4,7 +4,11 @@ import { ApiError } from '../api/errors';
 import { ADMIN, EDITOR } from './roles';
 import { setSiteTimeZone } from './timezone';
 
-/** The signed-in user and site, or null when signed out (401). */
+/**
+ * The signed-in user and site, or null when signed out (401) — or, behind an edge access
+ * gateway, when the gateway's token or its user is refused (403, or its keys are unreachable):
+ * the login page then says why.
+ */
 export const meQuery = queryOptions({
   queryKey: ['me'],
   queryFn: async (): Promise<Me | null> => {
@@ -14,11 +18,22 @@ export const meQuery = queryOptions({
       setSiteTimeZone(me?.site?.timezone);
       return me;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return null;
+      if (
+        err instanceof ApiError &&
+        (err.status === 401 || err.status === 403 || err.code.startsWith('EDGE_ACCESS_'))
+      ) {
+        return null;
+      }
       throw err;
     }
   },
   staleTime: 60_000,
+});
+
+export const methodsQuery = queryOptions({
+  queryKey: ['auth-methods'],
+  queryFn: () => authApi.methods(),
+  staleTime: 5 * 60_000,
 });
 
 export const setupStatusQuery = queryOptions({

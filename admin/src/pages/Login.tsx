@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { authApi } from '../api/auth';
@@ -7,9 +7,10 @@ import { Button } from '../components/Button';
 import { ErrorMessage, Notice } from '../components/Feedback';
 import { TextField } from '../components/Field';
 import { issueFor, otherIssues } from '../lib/forms';
-import { resetSession, safeNext } from '../lib/session';
+import { methodsQuery, resetSession, safeNext } from '../lib/session';
 import { useEmailRequest } from '../lib/useEmailRequest';
 import { authenticateWithPasskey } from '../lib/webauthn';
+import { GatewaySignIn } from './GatewaySignIn';
 
 /** Sign in with a passkey (discoverable: no user name needed) or ask for an emailed link. */
 export function LoginPage({ next }: { next?: string }) {
@@ -21,6 +22,8 @@ export function LoginPage({ next }: { next?: string }) {
   const { email, setEmail, sentTo } = link;
   const linkBusy = link.busy;
   const linkError = link.error;
+
+  const methods = useQuery(methodsQuery);
 
   useEffect(() => {
     document.title = 'Sign in · CMS admin';
@@ -42,6 +45,9 @@ export function LoginPage({ next }: { next?: string }) {
       setPasskeyBusy(false);
     }
   }
+
+  // Behind an edge access gateway the passkey and link forms do not apply.
+  if (methods.data?.mode === 'edge-access') return <GatewaySignIn />;
 
   return (
     <AuthLayout>

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Actor, anonymousActor } from '../../auth/actor.js';
-import { CmsError } from '../../core/errors.js';
+import { CmsError, isCmsError } from '../../core/errors.js';
 import type { EdgeAccessOps } from '../../services/auth/edge-access/index.js';
 import type { AppEnv } from '../env.js';
 import { currentSessionId, setSessionCookie } from '../session-cookie.js';
@@ -27,28 +28,35 @@ export async function confirmGatewayBearer(c: Context<AppEnv>, gateway: EdgeAcce
 }
 
 /**
- * Who is calling in the edge access gateway mode. With the gateway's token the caller is its
- * user (a session is opened or reused; the CSRF rule of cookie sessions applies, since the
- * gateway's own cookie rides along on cross-site requests too). Without it the caller is
- * anonymous, whatever session cookie it holds: public routes answer, and a route that needs a
- * signed-in caller answers 401 EDGE_ACCESS_TOKEN_MISSING instead of UNAUTHORIZED.
+ * Who is calling in the edge access gateway mode. With a token the gateway accepts, the caller
+ * is its user (a session is opened or reused; the CSRF rule of cookie sessions applies, since
+ * the gateway's own cookie rides along on cross-site requests too). Without one the caller is
+ * anonymous, whatever session cookie it holds: public routes answer as to anyone, and a route
+ * that needs a signed-in caller answers why there is none (EDGE_ACCESS_TOKEN_MISSING, or the
+ * token's refusal) instead of UNAUTHORIZED. A Bearer token is explicit: its refusals are at once.
  */
 export async function edgeAccessAuthenticate(c: Context<AppEnv>, next: Next, gateway: EdgeAccessOps): Promise<void> {
   const authorization = c.req.header('authorization');
   const assertion = assertionOf(c);
   let actor: Actor | null = null;
+  let refusal: CmsError = tokenMissing();
   if (authorization) {
     actor = await bearerActor(c, authorization);
     await confirmGatewayBearer(c, gateway, actor);
   } else if (assertion) {
     enforceCsrf(c);
-    const signedIn = await gateway.authenticate(assertion, currentSessionId(c));
-    if (signedIn.session) setSessionCookie(c, signedIn.session);
-    actor = signedIn.actor;
+    try {
+      const signedIn = await gateway.authenticate(assertion, currentSessionId(c));
+      if (signedIn.session) setSessionCookie(c, signedIn.session);
+      actor = signedIn.actor;
+    } catch (err) {
+      if (!isCmsError(err)) throw err;
+      refusal = err;
+    }
   }
   c.set('actor', actor ?? anonymousActor);
   await next();
-  if (!actor && c.error instanceof CmsError && c.error.code === 'UNAUTHORIZED') {
-    c.res = c.json(errorBody(tokenMissing()), 401);
+  if (!actor && isCmsError(c.error) && c.error.code === 'UNAUTHORIZED') {
+    c.res = c.json(errorBody(refusal), refusal.status as ContentfulStatusCode);
   }
 }

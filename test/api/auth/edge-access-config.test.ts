@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROLES } from '../../../src/auth/roles.js';
-import { type ConfigInput, resolveConfig } from '../../../src/core/config.js';
+import { type ConfigInput, loadConfig, resolveConfig } from '../../../src/core/config.js';
 import { authMode, requireAuthFeature } from '../../../src/core/config-auth.js';
 
 afterEach(() => {
@@ -65,6 +68,18 @@ describe('edge access gateway mode: configuration', () => {
     expect(resolve({ ...base, audienceEnvVar: 'MY_AUD' }).auth).toMatchObject({ audience: 'from-my-variable' });
     // The option itself wins over the variable.
     expect(resolve({ ...base, audience: 'direct' }).auth).toMatchObject({ audience: 'direct' });
+  });
+
+  it('reads the option from the configuration file, and the audience from the environment it is given', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cms-auth-config-'));
+    try {
+      writeFileSync(join(dir, 'cms.config.json'), JSON.stringify({ auth: { ...base, syncRoles: true } }));
+      const config = loadConfig({ EDGE_ACCESS_AUDIENCE: 'tag-from-env' }, dir);
+      expect(config.auth).toMatchObject({ type: 'edge-access', audience: 'tag-from-env', syncRoles: true });
+      expect(() => loadConfig({}, dir)).toThrow(/auth\.audience/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops start-up with one line naming both sources when the audience is missing', () => {

@@ -46,6 +46,9 @@ describeEachDialect('edge access gateway: refusals', (dialect) => {
     const res = await asGateway(cms, await gateway.sign({ audience: ['aud-of-another-app'] }));
     expectCode(res, 403, 'EDGE_ACCESS_AUDIENCE_MISMATCH');
     expect(res.body.error.details.tokenAudience).toEqual(['aud-of-another-app']);
+    // A public route answers as to anyone: the refusal is the answer only where a caller is needed.
+    const methods = await new GatewayBrowser(cms, await gateway.sign({ audience: 'x' })).call('GET', '/auth/methods');
+    expect(methods.status).toBe(200);
     // An audience list that holds ours is fine.
     expect((await asGateway(cms, await gateway.sign({ audience: ['other', AUDIENCE] }))).status).toBe(200);
     expect(await cms.services.users.findByEmail('ada@example.test')).toBeTruthy();

@@ -28,6 +28,7 @@ describeEachDialect('edge access gateway: what the mode takes away', (dialect) =
       ['invites', admin.call('POST', '/admin/invites', { body: { email: 'new@example.test', role: ROLES.AUTHOR } })],
       ['invites', anonymous.call('GET', `/auth/invite/${TOKEN}`)],
       ['setup', anonymous.call('POST', '/setup/options', { body: { siteTitle: 'Site', email: 'x@example.test' } })],
+      ['login-providers', anonymous.call('POST', '/auth/oauth/github/start', { body: { intent: 'login' } })],
     ];
     for (const [feature, pending] of cases) {
       const res = await pending;

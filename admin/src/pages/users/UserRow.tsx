@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { authApi, type LinkResult } from '../../api/auth';
 import { api, type User, unwrap } from '../../api/client';
@@ -7,6 +7,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyField } from '../../components/CopyField';
 import { formatDateTime } from '../../lib/format';
 import { ROLES, type RoleLevel, roleName, toRoleLevel } from '../../lib/roles';
+import { methodsQuery } from '../../lib/session';
 
 interface Report {
   notice: (message: string) => void;
@@ -17,6 +18,8 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
   const queryClient = useQueryClient();
   const [role, setRole] = useState(String(user.role));
   const [recovery, setRecovery] = useState<LinkResult | null>(null);
+  // Sign-in links do not exist behind an edge access gateway.
+  const gateway = useQuery(methodsQuery).data?.mode === 'edge-access';
   const who = user.name || user.email;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
 
@@ -106,9 +109,11 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
         </td>
         <td data-label="Passkeys">{user.passkeyCount}</td>
         <td data-label="Actions" className="cell-actions">
-          <Button size="small" variant="ghost" busy={recover.isPending} onClick={() => recover.mutate()}>
-            Recovery link<span className="visually-hidden"> for {who}</span>
-          </Button>
+          {gateway ? null : (
+            <Button size="small" variant="ghost" busy={recover.isPending} onClick={() => recover.mutate()}>
+              Recovery link<span className="visually-hidden"> for {who}</span>
+            </Button>
+          )}
           {user.disabled ? (
             <Button size="small" variant="ghost" busy={setDisabled.isPending} onClick={() => setDisabled.mutate(false)}>
               Enable<span className="visually-hidden"> {who}</span>

@@ -8,6 +8,7 @@ import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
 import { SelectField, TextField } from '../../components/Field';
 import { Page, Section } from '../../components/Page';
 import { ROLES } from '../../lib/roles';
+import { methodsQuery } from '../../lib/session';
 import { InviteSection } from './Invites';
 import { UserRow } from './UserRow';
 
@@ -41,6 +42,7 @@ export function UsersPage({ me, search }: { me: Me; search: UsersSearch }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on filter change only
   useEffect(() => setCursors([]), [search.q, search.role]);
 
+  const gateway = useQuery(methodsQuery).data?.mode === 'edge-access';
   const list = useQuery({
     queryKey: ['users', { q: search.q, role: search.role, cursor }],
     queryFn: () =>
@@ -67,7 +69,8 @@ export function UsersPage({ me, search }: { me: Me; search: UsersSearch }) {
 
   return (
     <Page title="Users" description="Everyone who can sign in to this site, and what they may do.">
-      <InviteSection />
+      {/* Behind an edge access gateway people arrive through the gateway, never by invitation. */}
+      {gateway ? null : <InviteSection />}
       <Section id="people" title="People">
         <search className="filters">
           <TextField label="Search by name or email" name="search" type="search" value={text} onValue={setText} />
