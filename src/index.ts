@@ -12,6 +12,7 @@ import { createServices, type Services } from './services/index.js';
 
 export { type CmsConfig, loadConfig, resolveConfig } from './core/config.js';
 export type { ProviderConfigRule, ProviderSettings } from './core/config-providers.js';
+export { CmsError, type ErrorCode } from './core/errors.js';
 // Login providers: another package registers its own provider the way the included ones are (docs/authentication.md).
 export type { OutboundFetch } from './services/auth/providers/outbound.js';
 export { registerLoginProvider } from './services/auth/providers/registry.js';
