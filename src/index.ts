@@ -13,6 +13,8 @@ import { createServices, type Services } from './services/index.js';
 export { type CmsConfig, loadConfig, resolveConfig } from './core/config.js';
 export type { ProviderConfigRule, ProviderSettings } from './core/config-providers.js';
 export { CmsError, type ErrorCode } from './core/errors.js';
+// The AT Protocol provider is installed apart (src/providers-atproto.ts registers it).
+export { atprotoProvider } from './services/auth/providers/atproto.js';
 // Login providers: another package registers its own provider the way the included ones are (docs/authentication.md).
 export type { OutboundFetch } from './services/auth/providers/outbound.js';
 export { registerLoginProvider } from './services/auth/providers/registry.js';
@@ -25,6 +27,7 @@ export type {
   ProviderDescriptor,
   ProviderEnvironment,
   ProviderKind,
+  ProviderStorage,
   VerifiedIdentity,
 } from './services/auth/providers/types.js';
 export type { Bus };

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './core/config.js';
 import { MigrationLockError } from './db/migrate.js';
 import { listen } from './http/server.js';
 import { createCms } from './index.js';
+import './providers-atproto.js';
 
 /** Process entry: `npm start` and `cms serve`. */
 export async function serveMain(): Promise<void> {

@@ -8,7 +8,8 @@ import { ConfigError } from './config-error.js';
  *           { "id": "atproto", "allowedHandles": ["alice.example.com"] }, { "id": "google" }] }
  *   env:  CMS_OAUTH_<ID>_CLIENT_ID, CMS_OAUTH_<ID>_CLIENT_SECRET (else <ID>_CLIENT_ID, <ID>_CLIENT_SECRET),
  *         CMS_OAUTH_ENTRA_TENANT_ID (else ENTRA_TENANT_ID),
- *         CMS_OAUTH_GOOGLE_ISSUER, CMS_OAUTH_ENTRA_AUTHORITY, CMS_OAUTH_GITHUB_URL, CMS_OAUTH_GITHUB_API_URL.
+ *         CMS_OAUTH_GOOGLE_ISSUER, CMS_OAUTH_ENTRA_AUTHORITY, CMS_OAUTH_GITHUB_URL, CMS_OAUTH_GITHUB_API_URL,
+ *         CMS_OAUTH_ATPROTO_PLC_URL, CMS_OAUTH_ATPROTO_HANDLE_RESOLVER.
  * Secrets never live in the file: a listed provider whose variables are not set stops start-up
  * with one line naming the variable. The addresses a provider lives at are overridable for
  * self-hosted and sovereign identity services (and tests); plain http is accepted for loopback only.
@@ -22,7 +23,7 @@ export interface ProviderConfigRule {
   credentials: 'client' | 'none';
   /** Needs a directory (tenant) ID as well (the enterprise directory provider). */
   tenant?: boolean;
-  /** Addresses the provider lives at: the key the provider reads, its variable (prefixed only) and default. */
+  /** Addresses the provider lives at: the key the provider reads, its variable (prefixed only) and default ('' for none). */
   urls?: Record<string, { env: string; default: string }>;
 }
 
@@ -78,9 +79,24 @@ const rules = new Map<string, ProviderConfigRule>([
             )
             .optional(),
           allowedDIDs: z.array(z.string().regex(DID, 'expected a DID such as "did:plc:…"')).optional(),
+          // The role of an account the allowlists admit (default Subscriber; at most Editor, as for allowed domains).
+          defaultRole: z
+            .number()
+            .refine(
+              (r) => [10, 20, 30, 40].includes(r),
+              'must be 10, 20, 30 or 40 (allowlist sign-up never makes Admins)',
+            )
+            .optional(),
+          // Reach handle hosts, PDSs and authorization servers on private addresses (one closed network).
+          allowPrivateNetwork: z.boolean().optional(),
         })
         .strict(),
       credentials: 'none',
+      // An empty handle resolver: handles are resolved through DNS and https://<handle>/.well-known/atproto-did.
+      urls: {
+        plcUrl: { env: 'CMS_OAUTH_ATPROTO_PLC_URL', default: 'https://plc.directory' },
+        handleResolver: { env: 'CMS_OAUTH_ATPROTO_HANDLE_RESOLVER', default: '' },
+      },
     },
   ],
 ]);

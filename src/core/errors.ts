@@ -13,6 +13,9 @@ export const ERROR_STATUS = {
   // Login providers (docs/authentication.md#login-providers): a callback whose state is unknown, used,
   // expired or from another browser; the person declined at the provider.
   PROVIDER_STATE_INVALID: 400,
+  // The AT Protocol handle or DID typed on the login page does not resolve to an account (or its
+  // DID document does not name the handle back).
+  PROVIDER_HANDLE_INVALID: 400,
   PROVIDER_DENIED: 401,
   UNAUTHORIZED: 401,
   // Edge access gateway mode (docs/authentication.md#edge-access-gateway-mode): no assertion on a

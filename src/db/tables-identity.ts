@@ -123,6 +123,18 @@ export interface ProviderSigninsTable {
   expires_at: string;
 }
 
+/** A login provider's own short-lived record (migration 019): one of its descriptor's `storage` collections. */
+export interface ProviderStorageTable {
+  provider: string;
+  collection: string;
+  /** SHA-256 hex of the key. */
+  key_hash: string;
+  /** JSON. */
+  value: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface IdentityTables {
   _cms_settings: SettingsTable;
   _cms_sessions: SessionsTable;
@@ -135,4 +147,5 @@ export interface IdentityTables {
   _cms_rate_hits: RateHitsTable;
   _cms_user_identities: UserIdentitiesTable;
   _cms_provider_signins: ProviderSigninsTable;
+  _cms_provider_storage: ProviderStorageTable;
 }

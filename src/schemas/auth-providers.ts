@@ -41,6 +41,8 @@ export const ProviderStartBody = z.discriminatedUnion('intent', [
       siteTitle: z.string().min(1).max(200),
       tagline: z.string().max(500).nullish(),
       name: z.string().max(200).nullish(),
+      // The wizard's address, used when the provider gives none (AT Protocol).
+      email: z.string().max(320).nullish(),
       input,
     })
     .strict(),

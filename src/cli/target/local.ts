@@ -7,6 +7,7 @@ import { constraintConflict, isCmsError, issuesError } from '../../core/errors.j
 import { createLogger } from '../../core/log.js';
 import { assertStorable } from '../../core/text.js';
 import { type Cms, createCms } from '../../index.js';
+import '../../providers-atproto.js';
 import { CreateTokenBody } from '../../schemas/auth.js';
 import {
   CollectionPathParams,

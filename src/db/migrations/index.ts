@@ -13,6 +13,7 @@ import { migration015 } from './015_null_order.js';
 import { migration016 } from './016_media_import_key.js';
 import { migration017 } from './017_transfer.js';
 import { migration018 } from './018_login_providers.js';
+import { migration019 } from './019_provider_storage.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];

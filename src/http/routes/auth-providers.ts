@@ -33,6 +33,8 @@ const COOKIE_PATH = '/_cms/api/auth/oauth';
  *   GET    /auth/oauth/{provider}/callback       where the provider sends the browser back: a 302 into
  *                                                the admin (session cookie set), or to
  *                                                /_cms/admin/login?error=<CODE> (link: /_cms/admin/account)
+ *   GET    /auth/oauth/{provider}/{name}.json    a public document of the provider (the AT Protocol
+ *                                                client metadata, client-metadata.json); 404 otherwise
  *   GET    /auth/identities                      the signed-in user's linked identities
  *   DELETE /auth/identities/{provider}/{subject} unlink one (409 LAST_SIGN_IN_METHOD when it is the last way in)
  */
@@ -109,6 +111,31 @@ export function authProviderRoutes(api: Api): void {
     api,
     {
       method: 'get',
+      path: '/auth/oauth/{provider}/{document}',
+      operationId: 'providerDocument',
+      summary: "A provider's public document, such as the AT Protocol client metadata",
+      tags,
+      hidden: true,
+      public: true,
+      params: z.object({
+        provider: ProviderParams.shape.provider,
+        document: z
+          .string()
+          .regex(/^[a-z0-9-]{1,64}\.json$/, 'expected a document name such as "client-metadata.json"'),
+      }),
+      response: z.unknown(),
+    },
+    async ({ services, params, c }) => {
+      const found = services.auth.providers.document(params.provider, params.document);
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json(found);
+    },
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
       path: '/auth/identities',
       operationId: 'listLinkedIdentities',
       summary: "The signed-in user's identities at login providers",
@@ -140,7 +167,10 @@ export function authProviderRoutes(api: Api): void {
 
 async function callback(c: Context<AppEnv>, currentUserId: string | null, provider: string): Promise<Response> {
   const services = c.get('services');
-  const raw = new URL(c.req.url).search;
+  const here = new URL(c.req.url);
+  const back = loopbackBounce(here, services.auth.providers.registry.callbackUrl(provider));
+  if (back) return c.redirect(back, 302);
+  const raw = here.search;
   const result = await services.auth.providers.callback(provider, new URLSearchParams(raw.length > 8192 ? '' : raw), {
     browser: getCookie(c, PROVIDER_BROWSER_COOKIE) ?? null,
     previousSession: currentSessionId(c),
@@ -150,4 +180,18 @@ async function callback(c: Context<AppEnv>, currentUserId: string | null, provid
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');
   return c.redirect(result.location, 302);
+}
+
+/**
+ * A loopback site (`publicUrl` on `localhost`) reached at 127.0.0.1 or [::1] on the same port: the
+ * redirect URI of the AT Protocol's loopback client form, which RFC 8252 keeps off `localhost`.
+ * The browser holds the sign-in's cookies for `localhost`, so the callback is sent there first,
+ * with the same query and nothing else done.
+ */
+function loopbackBounce(here: URL, publicCallback: string): string | null {
+  const site = new URL(publicCallback);
+  if (site.protocol !== 'http:' || site.hostname !== 'localhost') return null;
+  if (here.hostname !== '127.0.0.1' && here.hostname !== '[::1]') return null;
+  if (here.port !== site.port) return null;
+  return `${site.origin}${here.pathname}${here.search}`;
 }

@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { EmailConfig } from '../../core/config-email.js';
 import type { Logger } from '../../core/log.js';
+import { isUndeliverable } from './no-address.js';
 
 /** One outgoing message. */
 export interface EmailMessage {
@@ -50,8 +51,21 @@ export function logProvider(log: Logger, from: string): EmailProvider {
   };
 }
 
-/** The configured provider, or null when email is not configured. */
+/**
+ * The configured provider, or null when email is not configured. A message to an address that can
+ * never receive mail (under `.invalid`, such as the reserved address of an account made from a
+ * DID) is refused before it reaches the provider.
+ */
 export function createEmailProvider(config: EmailConfig | null, log: Logger): EmailProvider | null {
   if (!config) return null;
-  return config.provider === 'smtp' ? smtpProvider(config.url, config.from) : logProvider(log, config.from);
+  const provider = config.provider === 'smtp' ? smtpProvider(config.url, config.from) : logProvider(log, config.from);
+  return {
+    name: provider.name,
+    async send(message) {
+      if (isUndeliverable(message.to))
+        throw new Error(`${message.to} cannot receive mail (a reserved .invalid address)`);
+      await provider.send(message);
+    },
+    close: () => provider.close(),
+  };
 }

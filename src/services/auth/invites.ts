@@ -10,6 +10,7 @@ import { normalizeEmail } from '../users/index.js';
 import type { AuthDeps } from './deps.js';
 import type { Enrolment } from './enrolment.js';
 import { inviteMessage } from './messages.js';
+import { isUndeliverable } from './no-address.js';
 import { adminLink, DAY_MS, hashSecret, isoAfter, newSecret } from './secrets.js';
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
@@ -104,7 +105,7 @@ export function inviteOps(deps: AuthDeps, enrol: Enrolment) {
       invitedBy: actor.userId ? { id: actor.userId, email: actor.email ?? '', name: actor.name } : null,
     };
     const link = adminLink(ctx.config.publicUrl, 'invite', token);
-    if (!deps.email) return { invite, link, emailed: false };
+    if (!deps.email || isUndeliverable(email)) return { invite, link, emailed: false };
     try {
       const site = await deps.site.siteName();
       await deps.email.send(inviteMessage(email, site, link, roleName(row.role), INVITE_TTL_MS / DAY_MS));

@@ -4,6 +4,7 @@ import { inTransaction } from '../context.js';
 import { normalizeEmail } from '../users/index.js';
 import type { AuthDeps } from './deps.js';
 import { magicLinkMessage, recoveryMessage } from './messages.js';
+import { isUndeliverable } from './no-address.js';
 import { sessionUser } from './present.js';
 import { adminLink, hashSecret, isoAfter, MINUTE_MS, newSecret } from './secrets.js';
 
@@ -59,7 +60,8 @@ export function magicLinkOps(deps: AuthDeps) {
     const email = normalizeEmail(rawEmail);
     deps.later.run('magic-link send', async () => {
       const user = await deps.users.findByEmail(email);
-      if (!user || user.disabled) return;
+      // An account without a real address (made from a DID) never gets mail.
+      if (!user || user.disabled || isUndeliverable(user.email)) return;
       const link = await issue(user.id, 'signin', null);
       await mailer.send(magicLinkMessage(user.email, await deps.site.siteName(), link, MINUTES));
     });
@@ -72,7 +74,7 @@ export function magicLinkOps(deps: AuthDeps) {
     const user = await deps.users.get(userId);
     if (user.disabled) throw new CmsError('INVALID_STATE', 'The user is disabled; enable them first');
     const link = await issue(user.id, 'recovery', actor.userId);
-    if (!deps.email) return { emailed: false, link };
+    if (!deps.email || isUndeliverable(user.email)) return { emailed: false, link };
     try {
       await deps.email.send(recoveryMessage(user.email, await deps.site.siteName(), link, MINUTES));
       return { emailed: true, link: null };

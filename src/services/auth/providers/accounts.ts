@@ -1,4 +1,4 @@
-import { ROLES } from '../../../auth/roles.js';
+import { isRoleLevel, ROLES } from '../../../auth/roles.js';
 import { isoNow } from '../../../core/clock.js';
 import { CmsError } from '../../../core/errors.js';
 import type { Kdb } from '../../../db/connect.js';
@@ -7,6 +7,7 @@ import { inTransaction } from '../../context.js';
 import { normalizeEmail } from '../../users/index.js';
 import type { AuthDeps } from '../deps.js';
 import type { DomainOps } from '../domains.js';
+import { noAddressFor } from '../no-address.js';
 import { type SessionUser, sessionUser } from '../present.js';
 import type { NewSession, SignInMethod } from '../sessions.js';
 import { setupDone } from '../setup.js';
@@ -44,6 +45,18 @@ const disabled = () => new CmsError('FORBIDDEN', 'This account is disabled');
  * 6. `invite`: the invitation (single use) for that same address creates the user with its role.
  * 7. An enabled allowed domain of the address creates the user with the domain's default role.
  * 8. Otherwise PROVIDER_SIGNUP_NOT_ALLOWED.
+ *
+ * An identity with a DID and no address (AT Protocol) has no address for rules 3 to 7, so after
+ * rule 2 it follows its own (`didAccount`):
+ *
+ * 4'. `setup`: the first user, an Admin, with the address typed in the setup wizard.
+ * 5'. A user holding the DID's reserved address (`noAddressFor`: the account was made for this DID,
+ *     the identity unlinked since) gets the identity back, as rule 5 does with an address.
+ * 6'. `invite`: the invitation (single use) creates its user, with its address and role; the
+ *     invite link, not an address, proves the person.
+ * 7'. The provider's allowlist (`identity.allowlist`) names it: the user is created with the
+ *     reserved address and the list's role (at most Editor); not named: PROVIDER_SIGNUP_NOT_ALLOWED.
+ *     A provider without an allowlist admits nobody this way (PROVIDER_EMAIL_UNVERIFIED).
  *
  * Every session opened is the one a passkey sign-in opens (`sessions.create`), with the method
  * `provider:<id>`.
@@ -87,23 +100,40 @@ export function providerAccounts(deps: AuthDeps, parts: AccountParts) {
       .execute();
   }
 
+  const unverified = (identity: VerifiedIdentity) =>
+    new CmsError(
+      'PROVIDER_EMAIL_UNVERIFIED',
+      'The provider did not confirm an email address for this account, so it cannot be linked to an account here or make one',
+      { provider: identity.provider },
+    );
+
   /** The provider's address, if it verified one (normalised as accounts store addresses). */
   function verifiedAddress(identity: VerifiedIdentity): string {
-    const unverified = () =>
-      new CmsError(
-        'PROVIDER_EMAIL_UNVERIFIED',
-        'The provider did not confirm an email address for this account, so it cannot be linked to an account here or make one',
-        { provider: identity.provider },
-      );
-    if (!identity.address || !identity.addressVerified) throw unverified();
+    if (!identity.address || !identity.addressVerified) throw unverified(identity);
     try {
       return normalizeEmail(identity.address);
     } catch {
-      throw unverified();
+      throw unverified(identity);
     }
   }
 
   const cleanName = (name: string | null | undefined) => name?.trim().slice(0, 200) || null;
+
+  /** A DID-based identity that brings no address: the address rules cannot apply to it. */
+  const withoutAddress = (identity: VerifiedIdentity): identity is VerifiedIdentity & { did: string } =>
+    Boolean(identity.did) && !identity.address;
+
+  /** The address typed in the setup wizard, for a first user whose provider gives none. */
+  function wizardAddress(identity: VerifiedIdentity, wizard: { email?: string | null }): string {
+    if (!wizard.email) {
+      throw new CmsError(
+        'PROVIDER_EMAIL_UNVERIFIED',
+        'This provider gives no email address: type the address of the first account in the setup wizard',
+        { provider: identity.provider },
+      );
+    }
+    return wizard.email;
+  }
 
   async function createAccount(
     trx: Kdb,
@@ -143,6 +173,47 @@ export function providerAccounts(deps: AuthDeps, parts: AccountParts) {
     });
   }
 
+  /** Rules 5' to 7': a DID-based identity without an address that is not linked yet. */
+  async function didAccount(
+    trx: Kdb,
+    identity: VerifiedIdentity & { did: string },
+    signin: Signin,
+    method: SignInMethod,
+    previousSession: string | null,
+  ): Promise<SignInOutcome> {
+    if (!(await trx.selectFrom('_cms_users').select('id').limit(1).executeTakeFirst())) {
+      throw new CmsError('PROVIDER_SIGNUP_NOT_ALLOWED', 'This site is not set up yet: finish the setup first');
+    }
+    const reserved = noAddressFor(identity.did);
+    const existing = await trx
+      .selectFrom('_cms_users')
+      .select(['id', 'email', 'name', 'role', 'disabled'])
+      .where('email', '=', reserved)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.disabled) throw disabled();
+      await attach(trx, identity, existing.id);
+      return { user: sessionUser(existing), session: await sessions.create(trx, existing.id, method, previousSession) };
+    }
+    const name = cleanName(identity.name);
+    if (signin.intent === 'invite' && signin.inviteHash) {
+      const invite = await parts.invites.take(trx, signin.inviteHash);
+      if (!invite) throw new CmsError('PROVIDER_INVITE_INVALID', 'This invitation is invalid, already used or expired');
+      return createAccount(trx, { email: invite.email, name, role: invite.role }, identity, method, previousSession);
+    }
+    if (!identity.allowlist) throw unverified(identity);
+    if (!identity.allowlist.listed) {
+      throw new CmsError(
+        'PROVIDER_SIGNUP_NOT_ALLOWED',
+        'This account is not on the allowlist of this site and has no account here: ask an administrator for an invitation',
+        { provider: identity.provider },
+      );
+    }
+    const listed = identity.allowlist.role;
+    const role = isRoleLevel(listed) ? Math.min(listed, ROLES.EDITOR) : ROLES.SUBSCRIBER;
+    return createAccount(trx, { email: reserved, name, role }, identity, method, previousSession);
+  }
+
   /** Apply the rules to a verified identity from a callback. */
   async function signIn(
     identity: VerifiedIdentity,
@@ -155,9 +226,9 @@ export function providerAccounts(deps: AuthDeps, parts: AccountParts) {
 
     if (signin.intent === 'setup') {
       if (!(await parts.setup.needsSetup())) throw setupDone();
-      const email = verifiedAddress(identity);
       const wizard = signin.data.setup;
       if (!wizard) throw new CmsError('PROVIDER_STATE_INVALID', 'This sign-in has no setup details; start setup again');
+      const email = withoutAddress(identity) ? wizardAddress(identity, wizard) : verifiedAddress(identity);
       return parts.setup.finish(wizard, (trx) =>
         createAccount(
           trx,
@@ -176,6 +247,7 @@ export function providerAccounts(deps: AuthDeps, parts: AccountParts) {
         await touch(trx, identity);
         return { user: sessionUser(known), session: await sessions.create(trx, known.id, method, previousSession) };
       }
+      if (withoutAddress(identity)) return didAccount(trx, identity, signin, method, previousSession);
       const email = verifiedAddress(identity);
       const existing = await trx
         .selectFrom('_cms_users')

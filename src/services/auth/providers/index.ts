@@ -1,5 +1,6 @@
 import { type Actor, can } from '../../../auth/actor.js';
 import { CmsError, isCmsError, notFound, validationError } from '../../../core/errors.js';
+import { normalizeEmail } from '../../users/index.js';
 import type { AuthDeps } from '../deps.js';
 import { requireUser } from '../present.js';
 import { hashSecret } from '../secrets.js';
@@ -9,6 +10,7 @@ import { type AccountParts, providerAccounts } from './accounts.js';
 import { identityOps } from './identities.js';
 import { createProviderRegistry } from './registry.js';
 import { type SigninData, type SigninIntent, signinStore } from './signins.js';
+import { providerStorage } from './storage.js';
 import type { ProviderDescriptor, ProviderKind, VerifiedIdentity } from './types.js';
 
 export { callbackUrlOf } from './descriptor.js';
@@ -33,7 +35,15 @@ export type StartInput =
   | { intent: 'login'; input?: string | null }
   | { intent: 'link'; input?: string | null }
   | { intent: 'invite'; token: string; input?: string | null }
-  | { intent: 'setup'; siteTitle: string; tagline?: string | null; name?: string | null; input?: string | null };
+  | {
+      intent: 'setup';
+      siteTitle: string;
+      tagline?: string | null;
+      name?: string | null;
+      /** The wizard's address: the first account's, when the provider gives none (AT Protocol). */
+      email?: string | null;
+      input?: string | null;
+    };
 
 /** Where the callback sends the browser, and the session it opened (the route sets the cookie). */
 export interface CallbackResult {
@@ -53,7 +63,7 @@ export function providerOps(
   parts: AccountParts & { invites: { pending(token: string): Promise<{ token_hash: string }> } },
 ) {
   const { ctx } = deps;
-  const registry = createProviderRegistry(ctx.config.providers, ctx.config.publicUrl, ctx.log);
+  const registry = createProviderRegistry(ctx.config.providers, ctx.config.publicUrl, ctx.log, providerStorage(ctx));
   const store = signinStore(ctx);
   const accounts = providerAccounts(deps, parts);
 
@@ -96,7 +106,8 @@ export function providerOps(
       if (!(await parts.setup.needsSetup())) {
         throw new CmsError('SETUP_COMPLETE', 'Setup is complete: the site already has users');
       }
-      data.setup = { ...siteFields(body), name: body.name?.trim() || null };
+      const email = body.email?.trim() ? normalizeEmail(body.email) : null;
+      data.setup = { ...siteFields(body), name: body.name?.trim() || null, email };
     } else if (body.intent === 'invite') {
       inviteHash = (await parts.invites.pending(body.token)).token_hash;
     } else if (body.intent === 'link') {
@@ -184,7 +195,14 @@ export function providerOps(
     }
   }
 
-  return { registry, list, start, callback, identities: identityOps(ctx, registry) };
+  /** A provider's public JSON document (the AT Protocol client metadata); 404 when it serves none by that name. */
+  function document(id: string, name: string): Record<string, unknown> {
+    const found = provider(id).document?.(name) ?? null;
+    if (!found) throw notFound('Provider document', { provider: id, name });
+    return found;
+  }
+
+  return { registry, list, start, callback, document, identities: identityOps(ctx, registry) };
 }
 
 export type ProviderOps = ReturnType<typeof providerOps>;

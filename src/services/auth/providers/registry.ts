@@ -6,6 +6,7 @@ import { entraProvider } from './entra.js';
 import { githubProvider } from './github.js';
 import { googleProvider } from './google.js';
 import { outboundFetch } from './outbound.js';
+import type { ProviderStorageFactory } from './storage.js';
 import type { LoginProvider, LoginProviderDefinition } from './types.js';
 
 const definitions = new Map<string, LoginProviderDefinition>();
@@ -52,6 +53,7 @@ export function createProviderRegistry(
   settings: readonly ProviderSettings[],
   publicUrl: string,
   log: Logger,
+  storage: ProviderStorageFactory,
 ): ProviderRegistry {
   const list = settings.map((entry, i) => {
     const definition = definitions.get(entry.id);
@@ -66,6 +68,7 @@ export function createProviderRegistry(
       publicUrl,
       log,
       fetch: outboundFetch(entry.id),
+      storage: (collection) => storage(entry.id, collection),
     });
     if (provider.id !== entry.id)
       throw new Error(`Login provider "${entry.id}" made a provider with id "${provider.id}"`);

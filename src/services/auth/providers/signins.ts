@@ -19,7 +19,8 @@ export interface NewSignin {
 }
 
 export interface SigninData {
-  setup?: { siteTitle: string; tagline: string | null; name: string | null };
+  /** `email`: the address typed in the wizard (for a first user whose provider gives none). */
+  setup?: { siteTitle: string; tagline: string | null; name: string | null; email?: string | null };
   input?: string | null;
   kept?: Record<string, unknown>;
 }

@@ -82,6 +82,14 @@ export interface VerifiedIdentity {
   /** DID-based providers: the DID (usually also the subject) and the handle. */
   did?: string | null;
   handle?: string | null;
+  /**
+   * Providers with allowlists of their own (the AT Protocol provider's `allowedDIDs` and
+   * `allowedHandles`): whether they name this account, and the role an account they admit is
+   * made with. A listed account may make an account here without an invite or an address; an
+   * identity the lists do not name is refused (PROVIDER_SIGNUP_NOT_ALLOWED) unless it is already
+   * linked, invited, linking or setting up the site. Absent: the provider keeps no allowlist.
+   */
+  allowlist?: { listed: boolean; role: number };
 }
 
 /** A provider ready to use: made once per service from its configuration entry. */
@@ -103,6 +111,24 @@ export interface LoginProvider {
    * the `state` query parameter (a client library that keys its own state). Default: `state`.
    */
   callbackState?(query: URLSearchParams): Promise<string | null>;
+  /**
+   * Optional: a public JSON document the provider serves at `/_cms/api/auth/oauth/<id>/<name>`
+   * (`name` ends in `.json`), such as the AT Protocol client metadata; null for any other name.
+   */
+  document?(name: string): Record<string, unknown> | null;
+}
+
+/**
+ * A provider's own short-lived records, in the database so that any process serves the callback
+ * (one of the collections its descriptor's `storage` names). Keys are stored as SHA-256, values as
+ * JSON; each record expires (at most a day).
+ */
+export interface ProviderStorage {
+  /** The value stored under `key`, or null when there is none or it expired. */
+  get<T = unknown>(key: string): Promise<T | null>;
+  /** Store (or replace) a JSON value for `ttlMs` milliseconds. */
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 /** What a provider is given when it is made. */
@@ -116,6 +142,8 @@ export interface ProviderEnvironment {
    * redirect, and gives up after the deadline (PROVIDER_FAILED).
    */
   fetch: OutboundFetch;
+  /** The provider's records in one of its storage collections (`^[a-z][a-z0-9_]*$`). */
+  storage(collection: string): ProviderStorage;
 }
 
 /** A provider type: its configuration rule and how to make it. */
