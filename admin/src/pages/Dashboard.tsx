@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { Me } from '../api/auth';
 import { Page } from '../components/Page';
+import { hasAddress } from '../lib/address';
 import { CONTRIBUTOR } from '../lib/permissions';
 import { isAdmin } from '../lib/session';
 import { DashboardContent } from './DashboardContent';
@@ -18,7 +19,11 @@ export function DashboardPage({ me }: { me: Me }) {
           </h2>
           <p className="card__lead">{me.site?.tagline || 'No tagline yet.'}</p>
           <p className="small muted">
-            You are signed in as <strong>{me.user.email}</strong> ({me.user.roleName}).
+            You are signed in as{' '}
+            <strong>
+              {hasAddress(me.user.email) ? me.user.email : me.user.name || 'an account without an address'}
+            </strong>{' '}
+            ({me.user.roleName}).
           </p>
         </section>
         <section className="card tile" aria-labelledby="tile-account">

@@ -5,6 +5,7 @@ import { api, type User, unwrap } from '../../api/client';
 import { Button } from '../../components/Button';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyField } from '../../components/CopyField';
+import { hasAddress, shownAddress } from '../../lib/address';
 import { formatDateTime } from '../../lib/format';
 import { ROLES, type RoleLevel, roleName, toRoleLevel } from '../../lib/roles';
 import { methodsQuery } from '../../lib/session';
@@ -20,7 +21,7 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
   const [recovery, setRecovery] = useState<LinkResult | null>(null);
   // Sign-in links do not exist behind an edge access gateway.
   const gateway = useQuery(methodsQuery).data?.mode === 'edge-access';
-  const who = user.name || user.email;
+  const who = user.name || shownAddress(user.email);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
 
   const changeRole = useMutation({
@@ -62,7 +63,18 @@ export function UserRow({ user, isSelf, report }: { user: User; isSelf: boolean;
               {user.name || <span className="muted">No name</span>}
               {isSelf ? <span className="badge">you</span> : null}
             </span>
-            <span className="cell-sub">{user.email}</span>
+            <span className="cell-sub">
+              {hasAddress(user.email) ? (
+                user.email
+              ) : (
+                <span
+                  className="muted"
+                  title="Signs in with a linked identity (AT Protocol); nothing is mailed to them"
+                >
+                  No address
+                </span>
+              )}
+            </span>
           </div>
         </td>
         <td data-label="Role">
