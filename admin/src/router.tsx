@@ -86,31 +86,41 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
 
 // ----- Public pages -----
 
+/** `?error=<CODE>`: a refused provider sign-in (the codes are the service's, the words the admin's). */
+const errorCode = (v: unknown) => (typeof v === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(v) ? v : undefined);
+
 const setupRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/setup',
-  beforeLoad: async ({ context }) => {
+  validateSearch: (search: Record<string, unknown>): { error?: string } => ({ error: errorCode(search.error) }),
+  beforeLoad: async ({ context, search }) => {
     const status = await context.queryClient.fetchQuery({ ...setupStatusQuery, staleTime: 0 });
-    if (!status.needsSetup) throw redirect({ to: '/login' });
+    if (!status.needsSetup) throw redirect({ to: '/login', search: { error: search.error } });
   },
-  component: SetupPage,
+  component: function Setup() {
+    return <SetupPage error={setupRoute.useSearch().error} />;
+  },
 });
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
-  validateSearch: (search: Record<string, unknown>): { next?: string } => ({ next: safeNext(search.next) }),
-  beforeLoad: async ({ context }) => {
+  validateSearch: (search: Record<string, unknown>): { next?: string; error?: string } => ({
+    next: safeNext(search.next),
+    error: errorCode(search.error),
+  }),
+  beforeLoad: async ({ context, search }) => {
     const me = await context.queryClient.ensureQueryData(meQuery);
     if (me) throw redirect({ to: '/' });
     const status = await context.queryClient.ensureQueryData(setupStatusQuery);
-    if (status.needsSetup) throw redirect({ to: '/setup' });
+    // A provider refused during setup comes back here: the wizard says why.
+    if (status.needsSetup) throw redirect({ to: '/setup', search: { error: search.error } });
     // Known before the page renders, so a site behind a gateway never shows the passkey form.
     await context.queryClient.ensureQueryData(methodsQuery).catch(() => undefined);
   },
   component: function Login() {
-    const { next } = loginRoute.useSearch();
-    return <LoginPage next={next} />;
+    const { next, error } = loginRoute.useSearch();
+    return <LoginPage next={next} error={error} />;
   },
 });
 
@@ -205,8 +215,14 @@ const dashboardRoute = createRoute({
 const accountRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/account',
+  // Back from linking a provider: `?linked=<id>`, or `?error=<CODE>` when it was refused.
+  validateSearch: (search: Record<string, unknown>): { linked?: string; error?: string } => ({
+    linked:
+      typeof search.linked === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(search.linked) ? search.linked : undefined,
+    error: errorCode(search.error),
+  }),
   component: function Account() {
-    return <AccountPage me={accountRoute.useRouteContext().me} />;
+    return <AccountPage me={accountRoute.useRouteContext().me} search={accountRoute.useSearch()} />;
   },
 });
 

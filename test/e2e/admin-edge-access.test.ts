@@ -77,7 +77,7 @@ describeWithChromium('admin behind an edge access gateway', () => {
     await shot(page, 'user-menu');
 
     // The account page keeps tokens but offers no passkeys.
-    await page.getByRole('link', { name: 'Account and passkeys' }).click();
+    await page.getByRole('link', { name: 'Your account' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Account' }).isVisible()).toBe(true);
     expect(await page.getByRole('heading', { name: 'Passkeys' }).count()).toBe(0);
     await shot(page, 'account');

@@ -85,6 +85,46 @@ export interface ScopeInfo {
   allowed: boolean;
 }
 
+/** A configured login provider (`GET /auth/providers`), in the order the sign-in pages show them. */
+export interface LoginProvider {
+  id: string;
+  label: string;
+  /** `button`: one button; `form`: asks for a handle first. */
+  kind: 'button' | 'form';
+  /** Admins only: the URL to register with the provider. */
+  callbackUrl?: string;
+  /** Admins only: whether the credentials it needs are set in the environment. */
+  credentialsSet?: boolean;
+  /** Admins only: the routes it serves (a public client's metadata document among them). */
+  descriptor?: { adminEntry: string; routes: Array<{ pattern: string; entrypoint: string }> };
+}
+
+/** What a provider sign-in is for (`POST /auth/oauth/{provider}/start`); `input` is a form provider's handle. */
+export type ProviderStart =
+  | { intent: 'login'; input?: string }
+  | { intent: 'link'; input?: string }
+  | { intent: 'invite'; token: string; input?: string }
+  | {
+      intent: 'setup';
+      siteTitle: string;
+      tagline?: string;
+      name?: string;
+      /** The first account's address, for a provider that gives none (a handle provider). */
+      email?: string;
+      input?: string;
+    };
+
+/** An identity at a login provider linked to the signed-in account (`GET /auth/identities`). */
+export interface LinkedIdentity {
+  provider: string;
+  label: string;
+  subject: string;
+  address: string | null;
+  handle: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export interface LinkResult {
   emailed: boolean;
   link: string | null;
@@ -151,6 +191,14 @@ export const authApi = {
   signupOptions: (token: string) => post<CreationChallenge>('/auth/signup/options', { token }),
   signupComplete: (body: { token: string; challengeId: string; credential: RegistrationResponseJSON; name?: string }) =>
     post<Signed>('/auth/signup/complete', body),
+
+  // Login providers
+  providers: () => get<{ items: LoginProvider[] }>('/auth/providers'),
+  startProvider: (provider: string, body: ProviderStart) =>
+    post<{ url: string }>(`/auth/oauth/${seg(provider)}/start`, body),
+  listIdentities: () => get<{ items: LinkedIdentity[] }>('/auth/identities'),
+  unlinkIdentity: (provider: string, subject: string) =>
+    del<{ deleted: true }>(`/auth/identities/${seg(provider)}/${seg(subject)}`),
 
   // Users admin (hidden part)
   recoveryLink: (userId: string) => post<LinkResult>(`/admin/users/${seg(userId)}/recovery-link`),

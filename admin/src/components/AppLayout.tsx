@@ -159,7 +159,7 @@ function UserMenu({ me }: { me: Me }) {
         <ul>
           <li>
             <Link to="/account" className="usermenu__item" onClick={() => setOpen(false)}>
-              Account and passkeys
+              Your account
             </Link>
           </li>
           <li>

@@ -100,7 +100,7 @@ export function CommandPalette({ me }: { me: Me }) {
       list.push({ id: 'schema', label: 'Schema', hint: 'Go to', run: go(() => navigate({ to: '/schema' })) });
     list.push({
       id: 'account',
-      label: 'Account and passkeys',
+      label: 'Your account',
       hint: 'Go to',
       run: go(() => navigate({ to: '/account' })),
     });

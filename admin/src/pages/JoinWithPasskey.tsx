@@ -1,7 +1,7 @@
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiError } from '../api/errors';
 import { Button } from '../components/Button';
 import { ErrorMessage, Spinner } from '../components/Feedback';
@@ -25,10 +25,12 @@ interface Props {
   }) => Promise<unknown>;
   title: (siteTitle: string | undefined) => string;
   expiredText: string;
+  /** Other ways to join, under the passkey form once the link is known to work (the invitation's providers). */
+  alternatives?: (details: { email: string }) => ReactNode;
 }
 
 /** Finish an invitation or a verified sign-up: show who joins as what, take a name, create the passkey. */
-export function JoinWithPasskey({ token, kind, lookup, options, complete, title, expiredText }: Props) {
+export function JoinWithPasskey({ token, kind, lookup, options, complete, title, expiredText, alternatives }: Props) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -73,38 +75,41 @@ export function JoinWithPasskey({ token, kind, lookup, options, complete, title,
 
   const data = details.data;
   return (
-    <form className="stack" onSubmit={join} noValidate>
-      <h1 className="page__title">{title(data.siteTitle)}</h1>
-      <dl className="summary">
-        <div>
-          <dt>Email</dt>
-          <dd data-testid="join-email">{data.email}</dd>
+    <>
+      <form className="stack" onSubmit={join} noValidate>
+        <h1 className="page__title">{title(data.siteTitle)}</h1>
+        <dl className="summary">
+          <div>
+            <dt>Email</dt>
+            <dd data-testid="join-email">{data.email}</dd>
+          </div>
+          <div>
+            <dt>Role</dt>
+            <dd>{roleName(data.role)}</dd>
+          </div>
+        </dl>
+        <TextField
+          label="Your name"
+          name="name"
+          optional
+          autoComplete="name"
+          value={name}
+          onValue={setName}
+          error={issueFor(error, 'name')}
+          maxLength={200}
+        />
+        <p className="muted small">
+          Next, your browser asks to create a passkey: your device’s screen lock, a fingerprint or a security key signs
+          you in from now on.
+        </p>
+        <ErrorMessage error={error} extra={otherIssues(error, ['name'])} />
+        <div className="actions">
+          <Button type="submit" variant="primary" busy={busy} busyLabel="Waiting for your passkey…">
+            Create passkey and join
+          </Button>
         </div>
-        <div>
-          <dt>Role</dt>
-          <dd>{roleName(data.role)}</dd>
-        </div>
-      </dl>
-      <TextField
-        label="Your name"
-        name="name"
-        optional
-        autoComplete="name"
-        value={name}
-        onValue={setName}
-        error={issueFor(error, 'name')}
-        maxLength={200}
-      />
-      <p className="muted small">
-        Next, your browser asks to create a passkey: your device’s screen lock, a fingerprint or a security key signs
-        you in from now on.
-      </p>
-      <ErrorMessage error={error} extra={otherIssues(error, ['name'])} />
-      <div className="actions">
-        <Button type="submit" variant="primary" busy={busy} busyLabel="Waiting for your passkey…">
-          Create passkey and join
-        </Button>
-      </div>
-    </form>
+      </form>
+      {alternatives?.({ email: data.email })}
+    </>
   );
 }

@@ -6,14 +6,19 @@ import { AuthLayout } from '../components/AuthLayout';
 import { Button } from '../components/Button';
 import { ErrorMessage, Notice } from '../components/Feedback';
 import { TextField } from '../components/Field';
+import { ProviderChoices, ProviderRefusal, providersQuery } from '../components/ProviderChoices';
 import { issueFor, otherIssues } from '../lib/forms';
 import { methodsQuery, resetSession, safeNext } from '../lib/session';
 import { useEmailRequest } from '../lib/useEmailRequest';
 import { authenticateWithPasskey } from '../lib/webauthn';
 import { GatewaySignIn } from './GatewaySignIn';
 
-/** Sign in with a passkey (discoverable: no user name needed) or ask for an emailed link. */
-export function LoginPage({ next }: { next?: string }) {
+/**
+ * Sign in with a passkey (discoverable: no user name needed), with a configured login provider
+ * (buttons first, then providers that ask for a handle), or ask for an emailed link. `error` is
+ * the code a refused provider sign-in came back with.
+ */
+export function LoginPage({ next, error }: { next?: string; error?: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [passkeyBusy, setPasskeyBusy] = useState(false);
@@ -24,12 +29,18 @@ export function LoginPage({ next }: { next?: string }) {
   const linkError = link.error;
 
   const methods = useQuery(methodsQuery);
+  const gateway = methods.data?.mode === 'edge-access';
+  // Behind a gateway there are no providers to offer.
+  const providers = useQuery({ ...providersQuery, enabled: !gateway });
+  // The refusal stays until the person tries again.
+  const [refusal, setRefusal] = useState(error);
 
   useEffect(() => {
     document.title = 'Sign in · CMS admin';
   }, []);
 
   async function signInWithPasskey() {
+    setRefusal(undefined);
     setPasskeyBusy(true);
     setPasskeyError(null);
     try {
@@ -47,13 +58,20 @@ export function LoginPage({ next }: { next?: string }) {
   }
 
   // Behind an edge access gateway the passkey and link forms do not apply.
-  if (methods.data?.mode === 'edge-access') return <GatewaySignIn />;
+  if (gateway) return <GatewaySignIn />;
+
+  const offered = providers.data ?? [];
 
   return (
     <AuthLayout>
       <div className="page page--narrow">
         <h1 className="page__title">Sign in</h1>
-        <p className="page__lead">Use the passkey on this device or a security key.</p>
+        <p className="page__lead">
+          {offered.length
+            ? 'Use the passkey on this device or a security key, or an account you already have.'
+            : 'Use the passkey on this device or a security key.'}
+        </p>
+        {refusal ? <ProviderRefusal code={refusal} /> : null}
         <div className="stack">
           <Button
             variant="primary"
@@ -66,6 +84,23 @@ export function LoginPage({ next }: { next?: string }) {
           </Button>
           <ErrorMessage error={passkeyError} />
         </div>
+
+        {offered.length ? (
+          <>
+            <div className="divider" aria-hidden="true">
+              <span>or</span>
+            </div>
+            <ProviderChoices
+              providers={offered}
+              start={{ intent: 'login' }}
+              verb={(p) => `Sign in with ${p.label}`}
+              onStart={() => {
+                setRefusal(undefined);
+                setPasskeyError(null);
+              }}
+            />
+          </>
+        ) : null}
 
         <div className="divider" aria-hidden="true">
           <span>or</span>

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { authApi } from '../api/auth';
@@ -7,40 +7,86 @@ import { AuthLayout } from '../components/AuthLayout';
 import { Button } from '../components/Button';
 import { ErrorMessage } from '../components/Feedback';
 import { TextField } from '../components/Field';
+import { ProviderChoices, ProviderRefusal, providersQuery } from '../components/ProviderChoices';
 import { issueFor, optional, otherIssues } from '../lib/forms';
 import { resetSession } from '../lib/session';
 import { createPasskey } from '../lib/webauthn';
 
-const STEPS = ['Your site', 'Your account', 'Your passkey'] as const;
 const STEP_FIELDS: Record<number, string[]> = { 1: ['siteTitle', 'tagline'], 2: ['email', 'name'] };
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Step = 1 | 2 | 3;
 
-/** First start: site title and tagline, the first account, then its passkey. */
-export function SetupPage() {
-  const [step, setStep] = useState<Step>(1);
-  const [siteTitle, setSiteTitle] = useState('');
-  const [tagline, setTagline] = useState('');
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
+interface Wizard {
+  siteTitle: string;
+  tagline: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * The wizard's fields while the browser is away at a login provider (this tab only), so that a
+ * refused sign-in comes back to the last step as it was left. Read once, then dropped.
+ */
+const KEPT = 'cms-setup-wizard';
+
+function keep(fields: Wizard): void {
+  try {
+    sessionStorage.setItem(KEPT, JSON.stringify(fields));
+  } catch {
+    // Storage refused (private mode): the wizard starts empty again, nothing else is lost.
+  }
+}
+
+function takeKept(): Wizard | null {
+  try {
+    const raw = sessionStorage.getItem(KEPT);
+    sessionStorage.removeItem(KEPT);
+    const value = raw ? (JSON.parse(raw) as Partial<Wizard>) : null;
+    if (!value || typeof value.siteTitle !== 'string' || typeof value.email !== 'string') return null;
+    return {
+      siteTitle: value.siteTitle,
+      tagline: typeof value.tagline === 'string' ? value.tagline : '',
+      email: value.email,
+      name: typeof value.name === 'string' ? value.name : '',
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * First start: site title and tagline, the first account, then its passkey or one of the
+ * configured login providers (each can make the first Admin). `error` is the code a refused
+ * provider sign-in came back with.
+ */
+export function SetupPage({ error: refusal }: { error?: string }) {
+  // Back from a refused provider sign-in: the fields as they were left, at the last step.
+  const [kept] = useState(() => (refusal ? takeKept() : null));
+  const [step, setStep] = useState<Step>(kept?.siteTitle.trim() && EMAIL.test(kept.email.trim()) ? 3 : 1);
+  const [siteTitle, setSiteTitle] = useState(kept?.siteTitle ?? '');
+  const [tagline, setTagline] = useState(kept?.tagline ?? '');
+  const [email, setEmail] = useState(kept?.email ?? '');
+  const [name, setName] = useState(kept?.name ?? '');
+  const [showRefusal, setShowRefusal] = useState(Boolean(refusal));
   const [local, setLocal] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const stepHeading = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
+  const shownStep = useRef(step);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const providers = useQuery(providersQuery).data ?? [];
+  const STEPS = ['Your site', 'Your account', providers.length ? 'How you sign in' : 'Your passkey'];
 
   useEffect(() => {
     document.title = 'Set up your site · CMS admin';
   }, []);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the step changes
+  // Focus moves to the step's heading when the step changes (not on the first one shown, which may be
+  // the last step with a refusal to read first).
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
+    if (shownStep.current === step) return;
+    shownStep.current = step;
     stepHeading.current?.focus();
   }, [step]);
 
@@ -62,6 +108,7 @@ export function SetupPage() {
   }
 
   async function createAccount() {
+    setShowRefusal(false);
     setBusy(true);
     setError(null);
     try {
@@ -93,6 +140,7 @@ export function SetupPage() {
         <p className="eyebrow">Welcome</p>
         <h1 className="page__title">Set up your site</h1>
         <p className="page__lead">Three short steps, and you are the first administrator of this site.</p>
+        {refusal && showRefusal ? <ProviderRefusal code={refusal} /> : null}
         <ol className="steps" aria-label="Setup progress">
           {STEPS.map((label, i) => {
             const n = i + 1;
@@ -190,7 +238,7 @@ export function SetupPage() {
         {step === 3 ? (
           <div className="stack">
             <h2 ref={stepHeading} tabIndex={-1} className="step-title">
-              Step 3 of 3: create a passkey
+              {providers.length ? 'Step 3 of 3: choose how you sign in' : 'Step 3 of 3: create a passkey'}
             </h2>
             <p>
               A passkey signs you in with your device’s screen lock, a fingerprint or a security key — no password to
@@ -218,6 +266,35 @@ export function SetupPage() {
                 Back
               </Button>
             </div>
+            {providers.length ? (
+              <>
+                <div className="divider" aria-hidden="true">
+                  <span>or</span>
+                </div>
+                <p className="muted small">
+                  Or use an account you already have: the first account then takes the email address that provider
+                  confirms (a provider that asks for a handle uses the address above).
+                </p>
+                <ProviderChoices
+                  providers={providers}
+                  label="Providers that can create the first account"
+                  start={{
+                    intent: 'setup',
+                    siteTitle: siteTitle.trim(),
+                    tagline: optional(tagline),
+                    name: optional(name),
+                  }}
+                  setupEmail={email.trim()}
+                  verb={(p) => `Continue with ${p.label}`}
+                  disabled={busy}
+                  onStart={() => {
+                    setShowRefusal(false);
+                    setError(null);
+                  }}
+                  onLeave={() => keep({ siteTitle, tagline, email, name })}
+                />
+              </>
+            ) : null}
           </div>
         ) : null}
       </div>

@@ -10,6 +10,7 @@ import { Page, Section } from '../../components/Page';
 import { ROLES } from '../../lib/roles';
 import { methodsQuery } from '../../lib/session';
 import { InviteSection } from './Invites';
+import { ProvidersSection } from './Providers';
 import { UserRow } from './UserRow';
 
 const PAGE_SIZE = 25;
@@ -19,7 +20,10 @@ export interface UsersSearch {
   role?: number;
 }
 
-/** Admin: find people (server-side search and cursor pages), invite, change roles, disable, recover. */
+/**
+ * Admin: find people (server-side search and cursor pages), invite, change roles, disable, recover;
+ * and the login providers people sign in with (callback URLs to register).
+ */
 export function UsersPage({ me, search }: { me: Me; search: UsersSearch }) {
   const navigate = useNavigate();
   const [text, setText] = useState(search.q ?? '');
@@ -145,6 +149,8 @@ export function UsersPage({ me, search }: { me: Me; search: UsersSearch }) {
           </Button>
         </nav>
       </Section>
+      {/* The gateway mode has no login providers. */}
+      {gateway ? null : <ProvidersSection />}
     </Page>
   );
 }
