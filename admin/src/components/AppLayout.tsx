@@ -3,6 +3,7 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { useEffect, useId, useRef, useState } from 'react';
 import { authApi, type Me } from '../api/auth';
 import { messageOf } from '../api/errors';
+import { shownAddress } from '../lib/address';
 import { isAdmin, meQuery, methodsQuery } from '../lib/session';
 import { CONTENT_AFTER_GROUP, NAV_GROUPS } from '../nav';
 import { CollectionsNav } from './CollectionsNav';
@@ -120,7 +121,7 @@ function UserMenu({ me }: { me: Me }) {
     }
   }
 
-  const display = me.user.name || me.user.email;
+  const display = me.user.name || shownAddress(me.user.email);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape closes the disclosure menu
     <div
@@ -150,7 +151,7 @@ function UserMenu({ me }: { me: Me }) {
       <div id={menuId} className="usermenu__panel" hidden={!open}>
         <p className="usermenu__who">
           <strong>{me.user.name || 'Signed in'}</strong>
-          <span>{me.user.email}</span>
+          <span>{shownAddress(me.user.email)}</span>
           <span className="badge">{me.user.roleName}</span>
         </p>
         {gateway ? (
