@@ -41,6 +41,23 @@ export const systemActor: Actor = {
   via: 'system',
 };
 
+/** A signed-in person as an actor, limited by their role alone (a session, the gateway, the local CLI). */
+export function personActor(
+  user: { id: string; name: string | null; email: string; role: number },
+  via: 'session' | 'cli',
+): Actor {
+  return {
+    kind: 'user',
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role as RoleLevel,
+    scopes: null,
+    tokenId: null,
+    via,
+  };
+}
+
 export function can(actor: Actor, permission: Permission): boolean {
   if (actor.kind === 'anonymous') return false;
   if (!roleHas(actor.role, permission)) return false;

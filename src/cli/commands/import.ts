@@ -102,25 +102,14 @@ export function importCommand(program: Command, ctx: CliContext): void {
         const mappings = pairs(opts.map, '--map');
         const authorEmails = pairs(opts.author, '--author');
         const { openCms } = await import('../target/local.js');
-        const { systemActor } = await import('../../auth/actor.js');
+        const { personActor, systemActor } = await import('../../auth/actor.js');
         const { isCmsError } = await import('../../core/errors.js');
         const { executeConfigSchema } = await import('../../schemas/import.js');
         const cms = await openCms(ctx.io);
         try {
           const actor = globals.as ? await cms.services.users.findByEmail(globals.as) : null;
           if (globals.as && !actor) throw new UsageError(`No user with the email address ${globals.as}`);
-          const who = actor
-            ? {
-                kind: 'user' as const,
-                userId: actor.id,
-                name: actor.name,
-                email: actor.email,
-                role: actor.role,
-                scopes: null,
-                tokenId: null,
-                via: 'cli' as const,
-              }
-            : systemActor;
+          const who = actor ? personActor(actor, 'cli') : systemActor;
           const authorMappings: Record<string, string | null> = {};
           for (const [login, email] of Object.entries(authorEmails)) {
             const user = email ? await cms.services.users.findByEmail(email) : null;

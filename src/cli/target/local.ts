@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
-import { roleName, systemActor } from '../../auth/actor.js';
+import { personActor, roleName, systemActor } from '../../auth/actor.js';
 import { ConfigError, loadConfig } from '../../core/config.js';
 import { constraintConflict, isCmsError, issuesError } from '../../core/errors.js';
 import { createLogger } from '../../core/log.js';
@@ -123,16 +123,7 @@ async function actorFor(cms: Cms, email: string): Promise<Actor> {
   const user = await cms.services.users.findByEmail(email);
   if (!user) throw new CliError(`No user with the email address ${email} on this database (see: cms users list)`);
   if (user.disabled) throw new CliError(`${user.email} is disabled; enable it first (cms users enable ${user.email})`);
-  return {
-    kind: 'user',
-    userId: user.id,
-    name: user.name,
-    email: user.email,
-    role: user.role,
-    scopes: null,
-    tokenId: null,
-    via: 'cli',
-  };
+  return personActor(user, 'cli');
 }
 
 function describeDatabase(url: string): string {

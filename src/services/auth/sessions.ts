@@ -1,5 +1,4 @@
-import type { Actor } from '../../auth/actor.js';
-import type { RoleLevel } from '../../auth/roles.js';
+import { type Actor, personActor } from '../../auth/actor.js';
 import type { Kdb } from '../../db/connect.js';
 import type { ServiceContext } from '../context.js';
 import { DAY_MS, HOUR_MS, hashSecret, isoAfter, newSecret } from './secrets.js';
@@ -110,17 +109,7 @@ export function sessionsService(ctx: ServiceContext) {
         .where('id_hash', '=', hash)
         .execute();
     }
-    const actor: Actor = {
-      kind: 'user',
-      userId: row.id,
-      name: row.name,
-      email: row.email,
-      role: row.role as RoleLevel,
-      scopes: null,
-      tokenId: null,
-      via: 'session',
-    };
-    return { actor, createdAt: row.created_at };
+    return { actor: personActor(row, 'session'), createdAt: row.created_at };
   }
 
   /** Sign out: the session row is deleted (unknown ids are ignored). */

@@ -1,4 +1,4 @@
-import { type Actor, systemActor } from '../../../auth/actor.js';
+import { type Actor, personActor, systemActor } from '../../../auth/actor.js';
 import type { EdgeAccessConfig } from '../../../core/config-auth.js';
 import { CmsError, isCmsError, isUniqueViolation } from '../../../core/errors.js';
 import { lockKey } from '../../../db/locks.js';
@@ -14,17 +14,8 @@ export type { EdgeAccessIdentity } from './verify.js';
 /** The gateway's clock and ours may differ: a token counts as a new sign-in only this much after the session. */
 const NEW_SIGN_IN_MARGIN_MS = 30_000;
 
-const userActor = (user: User): Actor => ({
-  kind: 'user',
-  userId: user.id,
-  name: user.name,
-  email: user.email,
-  role: user.role,
-  scopes: null,
-  tokenId: null,
-  // A person in a browser, as with a session of the default mode: the same CSRF rule and the same rights.
-  via: 'session',
-});
+// A person in a browser, as with a session of the default mode: the same CSRF rule and the same rights.
+const userActor = (user: User): Actor => personActor(user, 'session');
 
 /**
  * The edge access gateway mode: every protected request carries the gateway's signed token.
