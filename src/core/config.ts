@@ -119,6 +119,8 @@ export const configSchema = z
       .min(256 * 1024)
       .max(4 * 1024 ** 3)
       .default(DEFAULT_SQLITE_CACHE_SIZE),
+    // Preview links: seconds a preview token reads its draft (docs/frontends.md); a minute to a week.
+    previewTokenTtl: z.coerce.number().int().min(60).max(604_800).default(3_600),
     // Login providers, an ordered list (file only): validated by resolveProviders, which names the key at fault.
     providers: z.unknown().optional(),
   })
@@ -176,6 +178,8 @@ export interface CmsConfig {
   mediaUsageBatch: number;
   /** SQLite only: bytes of database pages the connection keeps in memory (the OS caches the rest of the file). */
   sqliteCacheSize: number;
+  /** Seconds a preview token (one entry's draft, for the site's front end) stays valid. */
+  previewTokenTtl: number;
   /** Login providers in list order, with their credentials from the environment (config-providers.ts). */
   providers: ProviderSettings[];
 }
@@ -204,6 +208,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_IMPORT_MAX_ELEMENT_BYTES: 'importMaxElementBytes',
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
   CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
+  CMS_PREVIEW_TOKEN_TTL: 'previewTokenTtl',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -256,6 +261,7 @@ export function resolveConfig(
     importMaxElementBytes: v.importMaxElementBytes,
     mediaUsageBatch: v.mediaUsageBatch,
     sqliteCacheSize: v.sqliteCacheSize,
+    previewTokenTtl: v.previewTokenTtl,
     providers: resolveProviders(v.providers, env),
   };
 }

@@ -28,6 +28,9 @@ export const ERROR_STATUS = {
   CSRF_REJECTED: 403,
   TRANSFER_APPROVAL_REQUIRED: 403,
   TRANSFER_APPROVAL_INVALID: 403,
+  // A read carrying a preview token that does not grant it (details.reason: expired, forged, revoked,
+  // other_entry); see docs/frontends.md.
+  PREVIEW_TOKEN_INVALID: 403,
   // The provider did not verify the address; no invite, link or allowed domain admits the address;
   // the address is not the one the invitation is for.
   PROVIDER_EMAIL_UNVERIFIED: 403,

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import type { Services } from '../services/index.js';
 import type { AppEnv } from './env.js';
 import { REQUEST_ID_HEADER } from './middleware/request.js';
 
@@ -33,20 +34,37 @@ const CONTENT_TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 /**
  * The shell page may only load the admin's own scripts and styles and talk to
  * its own origin; it is never framed, and links never leak their token
- * (magic-link and invite URLs) through the Referer header.
+ * (magic-link and invite URLs) through the Referer header. It may frame one
+ * other origin: the site's front end (the `siteUrl` setting), for the
+ * editor's live preview — none without it.
  */
-const INDEX_HEADERS: Record<string, string> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-cache',
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-};
+function indexHeaders(frontendOrigin: string | null): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    'Content-Security-Policy': frontendOrigin ? `${CSP}; frame-src ${frontendOrigin}` : CSP,
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+  };
+}
+
+/** The origin of the front end previews open on, or null (no site address, or one that does not parse). */
+export async function frontendOrigin(services: Services): Promise<string | null> {
+  const url = await services.content.preview.frontendUrl();
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
 
 /** The repository (or installed package) root: the nearest folder above this file with a package.json. */
 function packageRoot(from: string): string {
@@ -68,8 +86,12 @@ export function defaultAdminDir(): string {
  * Serve the built admin app (`vite build` → dist/admin) at /_cms/admin:
  * hashed files under /assets/ cached for a year, index.html never cached and
  * answered for every other path so deep links reach the client router.
+ * `frameOrigin` names the one origin the page may frame (the live preview).
  */
-export function createAdminApp(dir: string = defaultAdminDir()): Hono<AppEnv> {
+export function createAdminApp(
+  dir: string = defaultAdminDir(),
+  frameOrigin: () => Promise<string | null> = async () => null,
+): Hono<AppEnv> {
   const root = resolve(dir);
   const assetsRoot = join(root, 'assets');
   const admin = new Hono<AppEnv>();
@@ -79,7 +101,7 @@ export function createAdminApp(dir: string = defaultAdminDir()): Hono<AppEnv> {
     c.res.headers.set(REQUEST_ID_HEADER, c.get('requestId'));
   });
 
-  async function index(method: string): Promise<Response> {
+  async function index(method: string, frame: string | null): Promise<Response> {
     let html: Buffer;
     try {
       html = await readFile(join(root, 'index.html'));
@@ -91,7 +113,7 @@ export function createAdminApp(dir: string = defaultAdminDir()): Hono<AppEnv> {
     }
     return new Response(method === 'HEAD' ? null : new Uint8Array(html), {
       status: 200,
-      headers: { ...INDEX_HEADERS, 'Content-Length': String(html.length) },
+      headers: { ...indexHeaders(frame), 'Content-Length': String(html.length) },
     });
   }
 
@@ -128,10 +150,10 @@ export function createAdminApp(dir: string = defaultAdminDir()): Hono<AppEnv> {
     }
   }
 
-  admin.on(['GET', 'HEAD'], '*', (c) => {
+  admin.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path.slice(ADMIN_ROOT.length);
     if (path.startsWith('/assets/')) return asset(path.slice('/assets/'.length), c.req.method);
-    return index(c.req.method);
+    return index(c.req.method, await frameOrigin());
   });
   admin.all('*', () => new Response('Method not allowed\n', { status: 405, headers: { Allow: 'GET, HEAD' } }));
   return admin;

@@ -4,7 +4,7 @@ import type { CmsConfig } from '../core/config.js';
 import { CmsError, issuesError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Services } from '../services/index.js';
-import { ADMIN_ROOT, createAdminApp } from './admin.js';
+import { ADMIN_ROOT, createAdminApp, frontendOrigin } from './admin.js';
 import { apiReferenceRoutes } from './api-reference.js';
 import type { AppEnv } from './env.js';
 import { healthRoutes, rootRedirect } from './health.js';
@@ -76,7 +76,10 @@ export function createApp(config: CmsConfig, log: Logger, services: Services): H
   sitemapRoutes(app);
   const api = createApi(config);
   app.route(API_ROOT, api);
-  app.route(ADMIN_ROOT, createAdminApp());
+  app.route(
+    ADMIN_ROOT,
+    createAdminApp(undefined, () => frontendOrigin(services)),
+  );
   const allowedMethods = routeMethods(api);
   app.notFound(async (c) => {
     // Public paths no route serves: a redirect rule answers, else a 404 the 404 log records.

@@ -80,6 +80,11 @@ const SPEC_TOOLS: Record<string, string> = {
   site_import_receipt: 'Get Site Import Receipt',
 };
 
+/** Core tools beyond the spec's inventory (each also a REST operation outside its tables). */
+const BEYOND_SPEC: Record<string, string> = {
+  content_preview_url: 'Get Content Preview Link',
+};
+
 /** Site transfer tools that only read (site_export_status runs a step, so it writes). */
 const TRANSFER_READS = ['site_transfer_capabilities', 'site_import_status', 'site_import_receipt'];
 
@@ -103,7 +108,7 @@ describeEachDialect('MCP endpoint', (dialect) => {
     const mcp = await mcpClient(url, cms.adminToken);
     expect(mcp.client.getServerVersion()?.name).toBe('cms');
     const { tools } = await mcp.client.listTools();
-    expect(Object.fromEntries(tools.map((t) => [t.name, t.title]))).toEqual(SPEC_TOOLS);
+    expect(Object.fromEntries(tools.map((t) => [t.name, t.title]))).toEqual({ ...SPEC_TOOLS, ...BEYOND_SPEC });
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.description?.length, t.name).toBeGreaterThan(10);
@@ -111,11 +116,12 @@ describeEachDialect('MCP endpoint', (dialect) => {
         /_(list|get|compare|translations)|_list_/.test(t.name) ||
         t.name.endsWith('_list_trashed') ||
         t.name === 'search' ||
+        t.name === 'content_preview_url' ||
         TRANSFER_READS.includes(t.name);
       expect(t.annotations?.readOnlyHint, t.name).toBe(readOnly);
       expect(t.annotations?.destructiveHint, t.name).toBe(DESTRUCTIVE.includes(t.name));
     }
-    expect(coreTools).toHaveLength(Object.keys(SPEC_TOOLS).length);
+    expect(coreTools).toHaveLength(Object.keys(SPEC_TOOLS).length + Object.keys(BEYOND_SPEC).length);
     await mcp.close();
   });
 

@@ -25,6 +25,7 @@ const FAILURES: Record<string, [Record<string, unknown>, string]> = {
   content_list_trashed: [{ collection: 'posts', limit: 500 }, 'VALIDATION_ERROR'],
   content_duplicate: [{ collection: 'posts', id: MISSING }, 'NOT_FOUND'],
   content_translations: [{ collection: 'posts', id: 'no-such-slug' }, 'NOT_FOUND'],
+  content_preview_url: [{ collection: 'posts', id: MISSING }, 'NOT_FOUND'],
   byline_list: [{ locale: 'xx' }, 'VALIDATION_ERROR'],
   byline_get: [{ id: MISSING }, 'NOT_FOUND'],
   byline_create: [{ displayName: 'Ghost', userId: MISSING }, 'VALIDATION_ERROR'],

@@ -74,6 +74,22 @@ describe('admin app serving', () => {
     expect(post.status).toBe(405);
   });
 
+  it('frames nothing, or only the front end origin it is given (the live preview)', async () => {
+    const csp = async (a: Hono) =>
+      (await a.request('/_cms/admin/content/posts/1')).headers.get('content-security-policy');
+    const plain = await csp(app);
+    expect(plain).toContain("frame-ancestors 'none'");
+    expect(plain).not.toContain('frame-src');
+    const framing = new Hono();
+    framing.route(
+      ADMIN_ROOT,
+      createAdminApp(dir, async () => 'https://site.example'),
+    );
+    const policy = (await csp(framing)) ?? '';
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy.split('; ').filter((d) => d.startsWith('frame-src'))).toEqual(['frame-src https://site.example']);
+  });
+
   it('answers a plain 503 when the admin is not built', async () => {
     const bare = new Hono();
     bare.route(ADMIN_ROOT, createAdminApp(join(dir, 'does-not-exist')));

@@ -20,6 +20,7 @@ import {
   TranslationsResult,
   UpdateContentBody,
 } from '../../schemas/content.js';
+import { GetContentPreviewQuery, PreviewLinkSchema, PreviewRotateResult } from '../../schemas/preview.js';
 import type { ListOptions } from '../../services/content/index.js';
 import { type Api, op } from '../op.js';
 
@@ -40,11 +41,27 @@ const listOptions = (q: ListQuery): ListOptions => ({
   term: q.term,
 });
 
+/** Where a read may carry a preview token besides `?preview=` (docs/frontends.md). */
+const PREVIEW_HEADER = 'x-cms-preview';
+
 /** Routes of the spec's "Content" table. Rules live in the content service. */
 export function contentRoutes(api: Api): void {
   const tags = ['Content'];
   const base = '/content/{collection}';
   const entry = `${base}/{id}`;
+
+  op(
+    api,
+    {
+      method: 'post',
+      path: '/content/preview/rotate',
+      operationId: 'rotateContentPreviewSecret',
+      summary: 'Rotate the preview secret: every preview link made so far stops working (Admins)',
+      tags,
+      response: PreviewRotateResult,
+    },
+    async ({ actor, services }) => services.content.preview.rotate(actor),
+  );
 
   // Collection-level routes first: `trash` and `authors` must win over `{id}`.
   op(
@@ -111,13 +128,19 @@ export function contentRoutes(api: Api): void {
       path: entry,
       operationId: 'getContent',
       summary: 'Get an entry by database ID or slug',
+      description:
+        'With a preview token (`?preview=` or the `X-CMS-Preview` header) the answer is the token’s entry with its pending draft, for anyone; a read of another entry with it is 403 PREVIEW_TOKEN_INVALID.',
       tags,
       params: EntryPathParams,
-      query: GetContentQuery,
+      query: GetContentPreviewQuery,
       response: SingleContent,
     },
-    async ({ actor, services, params, query }) =>
-      services.content.get(actor, params.collection, params.id, { locale: query.locale }),
+    async ({ actor, services, params, query, c }) => {
+      const preview = query.preview ?? (c.req.header(PREVIEW_HEADER) || undefined);
+      // A draft read through a link must never be kept by a cache (errors included: they say why).
+      if (preview !== undefined) c.header('Cache-Control', 'no-store');
+      return services.content.get(actor, params.collection, params.id, { locale: query.locale, preview });
+    },
   );
   op(
     api,
@@ -249,6 +272,22 @@ export function contentRoutes(api: Api): void {
     },
     async ({ actor, services, params, query }) =>
       services.content.translations(actor, params.collection, params.id, { locale: query.locale }),
+  );
+
+  op(
+    api,
+    {
+      method: 'get',
+      path: `${entry}/preview-url`,
+      operationId: 'getContentPreviewUrl',
+      summary: 'A signed, expiring preview link to the entry’s draft on the site’s front end',
+      description:
+        'Contributors and up (draft readers). The token reads this entry’s draft through getContent and nothing else; it lasts `previewTokenTtl` seconds and rotating the preview secret revokes every token.',
+      tags,
+      params: EntryPathParams,
+      response: PreviewLinkSchema,
+    },
+    async ({ actor, services, params }) => services.content.preview.link(actor, params.collection, params.id),
   );
 
   // Edit locks

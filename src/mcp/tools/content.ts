@@ -10,6 +10,7 @@ import {
   TranslationsResult,
   UpdateContentBody,
 } from '../../schemas/content.js';
+import { PreviewLinkSchema } from '../../schemas/preview.js';
 import { DESTRUCTIVE, READ, type ToolContext, type ToolDef, tool, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });
@@ -246,5 +247,18 @@ export const contentTools: ToolDef[] = [
     input: EntryOrSlug,
     output: TranslationsResult,
     run: ({ services, actor }, a) => services.content.translations(actor, a.collection, a.id, { locale: a.locale }),
+  }),
+  // Beyond the spec's inventory (as REST's getContentPreviewUrl is beyond its tables): drafts are read
+  // with content:read plus the role's content:read_drafts, so that is what a preview link needs.
+  tool({
+    name: 'content_preview_url',
+    title: 'Get Content Preview Link',
+    description:
+      "A signed, expiring link to the entry's draft on the site's front end (url null when the site address, the collection's URL pattern or the slug is missing) and its token, which reads this one draft through GET /content/{collection}/{id}?preview=<token>.",
+    scope: 'content:read',
+    annotations: READ,
+    input: Entry,
+    output: PreviewLinkSchema,
+    run: ({ services, actor }, a) => services.content.preview.link(actor, a.collection, a.id),
   }),
 ];

@@ -10,6 +10,7 @@ import { entryLockOps } from './lock-ops.js';
 import { lockOps } from './locks.js';
 import type { ContentItem } from './model.js';
 import { overviewOps } from './overview.js';
+import { previewOps } from './preview.js';
 import { readOps } from './read.js';
 import { schedulerOps } from './scheduler.js';
 import { type CreateInput, type UpdateInput, writeOps } from './write.js';
@@ -26,6 +27,7 @@ export type { GuardedInput } from './lifecycle.js';
 export type { ListOptions, ListResult } from './list.js';
 export type { LockState } from './locks.js';
 export * from './model.js';
+export type { PreviewLink } from './preview.js';
 export type { CreateInput, UpdateInput } from './write.js';
 
 /**
@@ -37,7 +39,8 @@ export function createContentService(ctx: ServiceContext, schema: SchemaService)
   const hooks = new ContentHooks();
   const deps: ContentDeps = { ctx, schema, hooks, locks: lockOps(ctx.clock) };
   const write = writeOps(deps);
-  const read = readOps(deps);
+  const preview = previewOps(deps);
+  const read = readOps(deps, preview);
   const life = lifecycleOps(deps);
   const lists = listOps(deps);
 
@@ -61,6 +64,8 @@ export function createContentService(ctx: ServiceContext, schema: SchemaService)
     translations: read.translations,
     authors: read.authors,
     revisions: read.revisions,
+    /** Preview links for the site's front end (preview.ts); reads take the token through `get`. */
+    preview: { link: preview.link, rotate: preview.rotate, frontendUrl: preview.frontendUrl },
     async create(actor: Actor, collection: string, input: CreateInput) {
       const row = await write.create(actor, collection, input);
       return thenGet(actor, collection, row.id);

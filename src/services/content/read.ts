@@ -6,6 +6,7 @@ import { canEdit, canReadDrafts, requireDraftReader, requireReader, visible } fr
 import { type ContentDeps, collectionFor, fallbackChain, localeOf, readScope } from './deps.js';
 import type { ContentItem, ReferencePage } from './model.js';
 import { draftRefsOf, type ReadRow, readRowById, selectForRead, toItem } from './present.js';
+import type { PreviewOps } from './preview.js';
 import {
   pagesFor,
   parseLinkCursor,
@@ -27,9 +28,17 @@ const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export interface GetOptions {
   locale?: string;
+  /** A preview token (docs/frontends.md): the read answers the token's entry with its draft, or is refused. */
+  preview?: string;
 }
 
-export function readOps(deps: ContentDeps) {
+/** How a read shows an entry: whether the pending draft, and whether other entries' drafts (linked ones). */
+interface View {
+  draft: boolean;
+  draftReader: boolean;
+}
+
+export function readOps(deps: ContentDeps, preview: PreviewOps) {
   const { ctx } = deps;
 
   const referenceRoute = (c: CollectionInfo, id: string) => (field: string, cursor: string) =>
@@ -61,16 +70,16 @@ export function readOps(deps: ContentDeps) {
     return undefined;
   }
 
-  /** References of one entry: the staged selection for draft readers where the draft carries one. */
+  /** References of one entry: the staged selection for those who see its draft, where the draft carries one. */
   async function references(
     c: CollectionInfo,
     row: ReadRow,
     fields: RefField[],
-    actor: Actor,
+    view: View,
   ): Promise<Record<string, ReferencePage>> {
     if (!fields.length) return {};
-    const scope = readScope(deps, row.locale, canReadDrafts(actor));
-    const staged = seesDraft(actor, row) ? (draftRefsOf(row) ?? {}) : {};
+    const scope = readScope(deps, row.locale, view.draftReader);
+    const staged = view.draft ? (draftRefsOf(row) ?? {}) : {};
     const appliedFields = fields.filter((f) => !staged[f.field.slug]);
     const rows = await readLinks(ctx.db, appliedFields, [row.translation_group], scope);
     const out = pagesFor(appliedFields, rows.get(row.translation_group), referenceRoute(c, row.id));
@@ -86,12 +95,25 @@ export function readOps(deps: ContentDeps) {
     idOrSlug: string,
     opts: GetOptions = {},
   ): Promise<{ item: ContentItem; _rev: string }> {
+    if (opts.preview !== undefined) return previewed(opts.preview, collection, idOrSlug, opts.locale);
     requireReader(actor);
     const { snap, c } = await collectionFor(deps, collection);
     const row = await find(actor, c, idOrSlug, opts.locale);
     if (!row) throw notFound(`Entry "${idOrSlug}" in "${c.slug}"`);
-    const refs = await references(c, row, refFields(snap, c), actor);
-    return { item: toItem(c, row, { showDraft: seesDraft(actor, row), references: refs }), _rev: revOf(row) };
+    const view = { draft: seesDraft(actor, row), draftReader: canReadDrafts(actor) };
+    const refs = await references(c, row, refFields(snap, c), view);
+    return { item: toItem(c, row, { showDraft: view.draft, references: refs }), _rev: revOf(row) };
+  }
+
+  /**
+   * A read with a preview token, whoever calls (anonymous included): the
+   * token's entry with its pending draft, as the admin shows it, and linked
+   * entries as the public site sees them. The token grants nothing else.
+   */
+  async function previewed(token: string, collection: string, idOrSlug: string, locale: string | undefined) {
+    const { snap, c, row } = await preview.entryFor(token, collection, idOrSlug, locale);
+    const refs = await references(c, row, refFields(snap, c), { draft: true, draftReader: false });
+    return { item: toItem(c, row, { showDraft: true, references: refs }), _rev: revOf(row) };
   }
 
   /** The next page of one reference field (link traversal; outside the documented contract). */
