@@ -199,6 +199,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/preview/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the preview secret: every preview link made so far stops working (Admins) */
+        post: operations["rotateContentPreviewSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content/{collection}/trash": {
         parameters: {
             query?: never;
@@ -258,7 +275,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an entry by database ID or slug */
+        /**
+         * Get an entry by database ID or slug
+         * @description With a preview token (`?preview=` or the `X-CMS-Preview` header) the answer is the token’s entry with its pending draft, for anyone; a read of another entry with it is 403 PREVIEW_TOKEN_INVALID.
+         */
         get: operations["getContent"];
         /** Partially update an entry (stages a draft on a published entry) */
         put: operations["updateContent"];
@@ -416,6 +436,26 @@ export interface paths {
         };
         /** Translation group and every locale variant of the entry */
         get: operations["getContentTranslations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{collection}/{id}/preview-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed, expiring preview link to the entry’s draft on the site’s front end
+         * @description Contributors and up (draft readers). The token reads this entry’s draft through getContent and nothing else; it lasts `previewTokenTtl` seconds and rotating the preview secret revokes every token.
+         */
+        get: operations["getContentPreviewUrl"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2246,6 +2286,10 @@ export interface components {
                 [key: string]: "string" | "text" | "url" | "number" | "integer" | "boolean" | "datetime" | "select" | "multiSelect" | "portableText" | "image" | "file" | "reference" | "json" | "slug" | "repeater" | "blocks";
             };
         };
+        ContentPreviewSecretRotation: {
+            /** Format: date-time */
+            rotatedAt: string;
+        };
         ContentList: {
             items: components["schemas"]["ContentItem"][];
             nextCursor?: string;
@@ -2437,6 +2481,22 @@ export interface components {
                  */
                 updatedAt: string;
             }[];
+        };
+        ContentPreviewLink: {
+            /** @description Signed token for reading this entry’s draft: pass it to getContent as `?preview=` (or the `X-CMS-Preview` header) */
+            token: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            expiresAt: string;
+            /** @description The entry’s page on the site’s front end (the `siteUrl` setting, the collection’s URL pattern for the entry’s locale, the draft’s slug) with `?preview=<token>`; null when one of them is missing */
+            url: string | null;
+            /**
+             * @description Why `url` is null: no site address in the settings, no URL pattern for the collection (or its locale), or no slug
+             * @enum {string|null}
+             */
+            missing: "siteUrl" | "urlPattern" | "slug" | null;
         };
         EntryLock: {
             enabled: boolean;
@@ -5653,6 +5713,93 @@ export interface operations {
             };
         };
     };
+    rotateContentPreviewSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentPreviewSecretRotation"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listTrashedContent: {
         parameters: {
             query?: {
@@ -6000,6 +6147,8 @@ export interface operations {
             query?: {
                 /** @description For slug-addressed reads */
                 locale?: string;
+                /** @description A preview token from getContentPreviewUrl: the read answers that entry with its pending draft (anonymous callers too), and refuses any other entry with 403 PREVIEW_TOKEN_INVALID. The `X-CMS-Preview` header works the same. Answers carry `Cache-Control: no-store`. */
+                preview?: string;
             };
             header?: never;
             path: {
@@ -7117,6 +7266,79 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["ContentTranslations"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getContentPreviewUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection: string;
+                /** @description Database ID (or, on reads, a slug) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContentPreviewLink"];
                     };
                 };
             };
