@@ -30,6 +30,9 @@ export type {
   ProviderStorage,
   VerifiedIdentity,
 } from './services/auth/providers/types.js';
+// Responsive image URLs (docs/media.md#responsive-images): the builder a typed client signs with.
+export type { ImageParams } from './services/media/images/params.js';
+export { type ImageUrlOptions, type ImageUrlTarget, imageUrl } from './services/media/images/url.js';
 export type { Bus };
 
 export interface CreateCmsOptions {

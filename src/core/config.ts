@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type AuthConfig, authSchema, resolveAuth } from './config-auth.js';
 import { type EmailConfig, emailFromEnv, emailSchema, resolveEmail } from './config-email.js';
 import { ConfigError } from './config-error.js';
+import { IMAGE_ENV_KEYS, type ImageConfig, imageConfigShape, resolveImages } from './config-images.js';
 import {
   DEFAULT_MAX_IMAGE_PIXELS,
   DEFAULT_MEDIA_TYPES,
@@ -92,6 +93,8 @@ export const configSchema = z
     storage: storageSchema.optional(),
     mediaAllowedTypes: mediaAllowedTypesSchema.optional(),
     maxImagePixels: z.coerce.number().int().positive().default(DEFAULT_MAX_IMAGE_PIXELS),
+    // Responsive images: widths, presets, output bound, transform slots, signing key (config-images.ts).
+    ...imageConfigShape,
     searchRebuildBatch: z.coerce.number().int().min(1).max(10_000).default(500),
     searchRankWindow: z.coerce.number().int().min(100).max(1_000_000).default(5_000),
     searchHeadSize: z.coerce.number().int().min(2).max(10_000).default(100),
@@ -160,6 +163,8 @@ export interface CmsConfig {
   mediaAllowedTypes: string[];
   /** Images with more pixels than this are refused before decoding. */
   maxImagePixels: number;
+  /** Responsive images: transform bounds and signing (config-images.ts). */
+  images: ImageConfig;
   /** Entries per search index rebuild step; collections this small are rebuilt at once. */
   searchRebuildBatch: number;
   /** Matches a search ranks at most per collection (the best of them come first). */
@@ -199,6 +204,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_LOG_LEVEL: 'logLevel',
   CMS_MEDIA_ALLOWED_TYPES: 'mediaAllowedTypes',
   CMS_MAX_IMAGE_PIXELS: 'maxImagePixels',
+  ...IMAGE_ENV_KEYS,
   CMS_SEARCH_REBUILD_BATCH: 'searchRebuildBatch',
   CMS_SEARCH_RANK_WINDOW: 'searchRankWindow',
   CMS_SEARCH_HEAD_SIZE: 'searchHeadSize',
@@ -252,6 +258,7 @@ export function resolveConfig(
     storage: resolveStorage(v.storage, dataDir),
     mediaAllowedTypes: v.mediaAllowedTypes ?? DEFAULT_MEDIA_TYPES,
     maxImagePixels: v.maxImagePixels,
+    images: resolveImages(v),
     searchRebuildBatch: v.searchRebuildBatch,
     searchRankWindow: v.searchRankWindow,
     searchHeadSize: v.searchHeadSize,

@@ -10,6 +10,12 @@ export const ERROR_STATUS = {
   INVALID_TYPE: 400,
   FILE_NOT_FOUND: 400,
   UPLOAD_SIZE_MISMATCH: 400,
+  // Responsive images (docs/media.md#responsive-images): a size that is neither a configured width nor
+  // a preset, without a valid signature; an output above imageMaxPixels; a file no transform applies
+  // to (not an image, or one this server cannot decode).
+  IMAGE_SIZE_NOT_ALLOWED: 400,
+  IMAGE_TOO_LARGE: 400,
+  IMAGE_NOT_TRANSFORMABLE: 400,
   // Login providers (docs/authentication.md#login-providers): a callback whose state is unknown, used,
   // expired or from another browser; the person declined at the provider.
   PROVIDER_STATE_INVALID: 400,
@@ -25,6 +31,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   INSUFFICIENT_SCOPE: 403,
   INSUFFICIENT_PERMISSIONS: 403,
+  // An image URL whose signature does not match its parameters (or no signing key is configured).
+  IMAGE_SIGNATURE_INVALID: 403,
   CSRF_REJECTED: 403,
   TRANSFER_APPROVAL_REQUIRED: 403,
   TRANSFER_APPROVAL_INVALID: 403,
@@ -71,6 +79,8 @@ export const ERROR_STATUS = {
   MEDIA_USAGE_ACTIVATION_IN_PROGRESS: 503,
   // The gateway team's signing keys cannot be fetched: no token can be checked until they can.
   EDGE_ACCESS_KEYS_UNAVAILABLE: 503,
+  // Every image transform slot is busy and the queue is full (details.retryAfter, also Retry-After).
+  IMAGE_TRANSFORM_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -44,6 +44,9 @@ export interface MediaTable {
   /** Pending uploads only: after this instant the sweeper removes the item and its bytes. */
   expires_at: string | null;
   version: number;
+  /** Focal point as fractions of the displayed width and height (migration 020); both null: the centre. */
+  focal_x: number | null;
+  focal_y: number | null;
 }
 
 export interface MediaTables {

@@ -10,7 +10,7 @@ import type { AppEnv } from './env.js';
  * CSP, SVG and HTML only as downloads). Object storage answers with a
  * redirect to a public or presigned URL instead.
  */
-const SAFETY = {
+export const FILE_SAFETY = {
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
   'Cross-Origin-Resource-Policy': 'cross-origin',
@@ -39,7 +39,8 @@ export function parseRange(header: string | undefined, size: number): Range | 'u
   return { start, end };
 }
 
-function matches(header: string | undefined, etag: string): boolean {
+/** `If-None-Match` names this entity tag (or `*`); weak forms compare equal. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
@@ -53,18 +54,18 @@ export async function fileResponse(c: Context<AppEnv>, services: Services, ref: 
   if (redirect) {
     return new Response(null, {
       status: 302,
-      headers: { Location: redirect.location, 'Cache-Control': redirect.cacheControl, ...SAFETY },
+      headers: { Location: redirect.location, 'Cache-Control': redirect.cacheControl, ...FILE_SAFETY },
     });
   }
   const headers: Record<string, string> = {
-    ...SAFETY,
+    ...FILE_SAFETY,
     ETag: file.etag,
     'Cache-Control': file.headers.cacheControl ?? 'public, no-cache',
     'Content-Type': file.headers.contentType,
     'Content-Disposition': file.headers.contentDisposition ?? 'attachment',
     'Accept-Ranges': 'bytes',
   };
-  if (matches(c.req.header('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+  if (etagMatches(c.req.header('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
 
   const ifRange = c.req.header('if-range');
   const range = ifRange && ifRange !== file.etag ? null : parseRange(c.req.header('range'), file.size);

@@ -52,7 +52,10 @@ export const ContentItemSchema = z
     status: z.enum(['draft', 'published', 'scheduled', 'trashed']),
     locale: z.string(),
     translationGroup: z.string(),
-    data: z.record(z.string(), z.unknown()).openapi({ description: 'Field values keyed by field slug' }),
+    data: z.record(z.string(), z.unknown()).openapi({
+      description:
+        'Field values keyed by field slug. Image field values of library images carry read-only `srcset` and `srcsetCandidates` (see the ImageFieldValue schema)',
+    }),
     authorId: z.string().nullable(),
     primaryBylineId: z.string().nullable(),
     byline: BylineSchema.nullable().openapi({ description: 'Primary byline' }),

@@ -38,6 +38,29 @@ export const MediaUsageSchema = z
   })
   .openapi('MediaUsage');
 
+const Fraction = z.number().min(0).max(1);
+
+export const FocalPointSchema = z
+  .object({
+    x: Fraction.openapi({ description: 'From the left edge: 0 to 1 of the displayed width' }),
+    y: Fraction.openapi({ description: 'From the top edge: 0 to 1 of the displayed height' }),
+  })
+  .strict()
+  .openapi('FocalPoint', { description: 'Where the subject is; `fit=cover` crops keep it in the frame' });
+
+export const SrcsetCandidateSchema = z
+  .object({ width: z.number().int().openapi({ description: 'Pixels (the `w` descriptor)' }), url: z.string() })
+  .openapi('SrcsetCandidate');
+
+const SrcsetText = z.string().openapi({
+  description:
+    'Ready for `<img srcset>`: an image URL per configured width narrower than the image (`…/media/{id}/image?w=640&v=…`, cached for a year), then the image at its own width',
+  example: 'https://site/_cms/api/media/01J…/image?w=320&v=3f2a… 320w, https://site/_cms/api/media/file/01J….jpg 1200w',
+});
+const SrcsetList = z
+  .array(SrcsetCandidateSchema)
+  .openapi({ description: 'The srcset candidates, narrowest first (for `<picture>` or a `sizes` calculation)' });
+
 export const MediaItemSchema = z
   .object({
     id: z.string(),
@@ -56,11 +79,44 @@ export const MediaItemSchema = z
     url: z.string().openapi({ description: 'Stable address of the file (kept when the file is replaced)' }),
     immutableUrl: z.string().openapi({ description: 'Address of exactly these bytes, cacheable for a year' }),
     uploadedBy: z.string().nullable(),
+    focalPoint: FocalPointSchema.nullable().openapi({ description: 'Null: crops centre on the middle' }),
+    srcset: SrcsetText.nullable().openapi({
+      description:
+        'Null unless the item is a ready JPEG, PNG, WebP, AVIF or TIFF image (GIF, SVG and other files have none)',
+    }),
+    srcsetCandidates: SrcsetList.nullable(),
     createdAt: Instant,
     updatedAt: Instant,
     usage: MediaUsageSchema.optional().openapi({ description: 'Only with includeUsage=1' }),
   })
   .openapi('MediaItem');
+
+/**
+ * An image field value as content reads return it (spec 2, "Field types": image): the stored
+ * object plus the read-only `srcset` and `srcsetCandidates` of a library image. Entry `data`
+ * is free-form in the document, so this component describes those values.
+ */
+export const ImageFieldValueSchema = z
+  .object({
+    id: z.string(),
+    provider: z.string().optional().openapi({ description: '`local` (or absent): a media library item' }),
+    src: z.string().optional(),
+    alt: z.string().optional(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    mimeType: z.string().optional(),
+    meta: z.object({ storageKey: z.string().optional() }).optional(),
+    srcset: SrcsetText.optional().openapi({
+      description: 'Read only (dropped when written back): library JPEG, PNG, WebP, AVIF and TIFF images only',
+    }),
+    srcsetCandidates: SrcsetList.optional().openapi({ description: 'Read only, like srcset' }),
+    darkVariant: z
+      .object({})
+      .passthrough()
+      .optional()
+      .openapi({ description: 'A second image for dark colour schemes, in this same shape' }),
+  })
+  .openapi('ImageFieldValue');
 
 export const MediaSingle = z.object({ item: MediaItemSchema }).openapi('MediaSingle');
 
@@ -155,6 +211,9 @@ export const UpdateMediaBody = z
     caption: Caption.optional(),
     folderId: FolderRef.nullable().optional().openapi({ description: 'A folder ID, or null for the Main library' }),
     filename: safeText(FILENAME_MAX).min(1).optional(),
+    focalPoint: FocalPointSchema.nullable()
+      .optional()
+      .openapi({ description: 'Raster images only; null puts it back in the centre' }),
   })
   .strict()
   .openapi('UpdateMediaRequest');

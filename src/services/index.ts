@@ -33,6 +33,8 @@ export function createServices(ctx: ServiceContext) {
   const media = createMediaService(ctx, schema);
   // Image and file field values must point at ready library items (checked inside each entry write).
   content.hooks.afterWrite('media-fields', media.fieldListener);
+  // Content reads show image field values with their srcset (from the values alone, no query).
+  content.hooks.presentValues(media.presentFieldValues);
   const taxonomies = createTaxonomyService(ctx, schema, content);
   const menus = createMenuService(ctx, schema, content);
   const sections = createSectionService(ctx);

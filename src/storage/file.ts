@@ -3,7 +3,9 @@ import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   assertKey,
+  assertPrefix,
   type ByteRange,
+  DERIVED_KEY,
   type ObjectHeaders,
   type ObjectInfo,
   type ReadResult,
@@ -25,6 +27,7 @@ export class FileStorage implements Storage {
 
   private pathOf(key: string): string {
     assertKey(key);
+    if (DERIVED_KEY.test(key)) return this.derivedPath(key);
     const id = key.slice(0, 26);
     return join(this.root, id.slice(24, 26), key);
   }
@@ -62,6 +65,19 @@ export class FileStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Derived objects (`derived/<id>/…`) go under `derived/<last two characters of the id>/<id>/…`:
+   * one folder per item, spread like the originals, so an item's derivatives leave with one folder.
+   */
+  private derivedPath(keyOrPrefix: string): string {
+    const id = keyOrPrefix.slice('derived/'.length, 'derived/'.length + 26);
+    return join(this.root, 'derived', id.slice(24, 26), keyOrPrefix.slice('derived/'.length));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    await rm(this.derivedPath(assertPrefix(prefix)), { recursive: true, force: true });
   }
 
   localPath(key: string): string {

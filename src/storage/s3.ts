@@ -5,6 +5,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../core/config-media.js';
 import {
   assertKey,
+  assertPrefix,
   type ByteRange,
   type ObjectHeaders,
   type ObjectInfo,
@@ -125,6 +126,25 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     const { client, sdk } = await this.connect();
     await client.send(new sdk.s3.DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+  }
+
+  /** List the prefix a page at a time and delete each page in one request (S3 takes up to 1,000 keys). */
+  async deletePrefix(prefix: string): Promise<void> {
+    const { client, sdk } = await this.connect();
+    const Prefix = this.config.prefix ? `${this.config.prefix}/${assertPrefix(prefix)}` : assertPrefix(prefix);
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new sdk.s3.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix, ContinuationToken: token }),
+      );
+      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+      if (keys.length) {
+        await client.send(
+          new sdk.s3.DeleteObjectsCommand({ Bucket: this.config.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   localPath(): string | null {

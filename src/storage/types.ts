@@ -47,6 +47,8 @@ export interface Storage {
   read(key: string, range?: ByteRange): Promise<ReadResult | null>;
   /** Remove the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Remove every object under a derived prefix (`DERIVED_PREFIX`); an empty prefix is not an error. */
+  deletePrefix(prefix: string): Promise<void>;
   /** A path on this machine holding the object, when the store is the local file system (no copy needed). */
   localPath(key: string): string | null;
   /** Where a client uploads the bytes of a pending item; null URL means the same-origin route. */
@@ -63,7 +65,23 @@ export interface Storage {
 /** Keys the media service generates: `<ulid>.<ext>`; anything else is refused before it reaches a store. */
 export const STORAGE_KEY = /^[0-9A-HJKMNP-TV-Z]{26}\.[a-z0-9]{1,10}$/;
 
+/**
+ * Keys of derived objects (responsive image derivatives): `derived/<item id>/<16 hex of the
+ * content hash>/[f<8 hex of the focal point>/]<20 hex>.<ext>`. Kept apart from the originals so
+ * an item's derivatives (or those of one version of its file) go with one prefix.
+ */
+export const DERIVED_KEY =
+  /^derived\/[0-9A-HJKMNP-TV-Z]{26}\/[0-9a-f]{16}\/(f[0-9a-f]{8}\/)?[0-9a-f]{20}\.(webp|avif|jpg|png)$/;
+
+/** Prefixes `deletePrefix` takes: all of an item's derivatives, those of one file version, or of one focal point. */
+export const DERIVED_PREFIX = /^derived\/[0-9A-HJKMNP-TV-Z]{26}\/([0-9a-f]{16}\/(f[0-9a-f]{8}\/)?)?$/;
+
 export function assertKey(key: string): string {
-  if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key: ${key}`);
+  if (!STORAGE_KEY.test(key) && !DERIVED_KEY.test(key)) throw new Error(`invalid storage key: ${key}`);
   return key;
+}
+
+export function assertPrefix(prefix: string): string {
+  if (!DERIVED_PREFIX.test(prefix)) throw new Error(`invalid storage prefix: ${prefix}`);
+  return prefix;
 }

@@ -14,6 +14,7 @@ import { migration016 } from './016_media_import_key.js';
 import { migration017 } from './017_transfer.js';
 import { migration018 } from './018_login_providers.js';
 import { migration019 } from './019_provider_storage.js';
+import { migration020 } from './020_media_focal_point.js';
 import type { Migration } from './types.js';
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];

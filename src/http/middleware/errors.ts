@@ -15,7 +15,14 @@ const HTTP_CODES: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
-const PAUSED: ReadonlySet<ErrorCode> = new Set(['TRANSFER_IMPORT_IN_PROGRESS', 'MEDIA_USAGE_ACTIVATION_IN_PROGRESS']);
+const PAUSED: ReadonlySet<ErrorCode> = new Set([
+  'TRANSFER_IMPORT_IN_PROGRESS',
+  'MEDIA_USAGE_ACTIVATION_IN_PROGRESS',
+  'IMAGE_TRANSFORM_BUSY',
+]);
+
+/** Refusals that tell the client when to come back (`details.retryAfter`, seconds). */
+const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'IMAGE_TRANSFORM_BUSY']);
 
 export function errorBody(err: CmsError) {
   return {
@@ -43,12 +50,12 @@ export function onError(err: Error, c: Context<AppEnv>) {
   const known = toCmsError(err);
   const log = c.get('log');
   if (known) {
-    // Writes paused on purpose (activation, import) are expected answers, not failures of the service.
+    // Writes paused on purpose (activation, import) and busy transforms are expected answers, not failures.
     if (known.status >= 500 && !PAUSED.has(known.code)) log?.error({ err, code: known.code }, 'request failed');
     // Headers go in with the response: @hono/node-server's lightweight Response drops headers set on
     // `res.headers` afterwards when Hono re-wraps it (outer middleware), so Retry-After would be lost.
     const retryAfter =
-      known.code === 'RATE_LIMITED' && typeof known.details?.retryAfter === 'number'
+      RETRY_AFTER.has(known.code) && typeof known.details?.retryAfter === 'number'
         ? { 'Retry-After': String(known.details.retryAfter) }
         : undefined;
     return c.json(errorBody(known), known.status as ContentfulStatusCode, retryAfter);

@@ -5,6 +5,7 @@ import { CmsError, issuesError } from '../../core/errors.js';
 import {
   ConfirmBody,
   GetMediaQuery,
+  ImageFieldValueSchema,
   ListMediaQuery,
   MediaDeleted,
   MediaIdParams,
@@ -27,6 +28,7 @@ import type { Services } from '../../services/index.js';
 import { discardStaged, MAX_THUMBNAIL_BYTES, type StagedFile } from '../../services/media/index.js';
 import type { AppEnv } from '../env.js';
 import { fileResponse } from '../file-response.js';
+import { imageResponse } from '../image-response.js';
 import { parseMultipart } from '../multipart.js';
 import { octetBody } from '../octet-body.js';
 import { type Api, op, Reply } from '../op.js';
@@ -120,6 +122,11 @@ export function mediaRoutes(api: Api): void {
 
   // Bytes of ready items, public (they are the site's assets); outside the documented contract.
   api.get('/media/file/:ref', (c) => fileResponse(c, c.get('services'), c.req.param('ref')));
+  // Their responsive images: the same assets transformed, public under the same rule, answered with
+  // bytes rather than the envelope, so outside the documented contract like the file route.
+  api.get('/media/:id/image', (c) => imageResponse(c, c.get('services'), c.req.param('id')));
+  // Image field values in entry data are free-form in the document; this component describes them.
+  api.openAPIRegistry.register('ImageFieldValue', ImageFieldValueSchema);
 
   mediaFolderRoutes(api);
 

@@ -3,7 +3,8 @@ import type { Expression, SqlBool } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
-import type { CollectionInfo } from '../schema/model.js';
+import type { FieldDefinition } from '../fields/types.js';
+import type { CollectionInfo, SchemaSnapshot } from '../schema/model.js';
 
 /**
  * A minimal save-hook registry (the full plugin system builds on it). A hook
@@ -79,8 +80,20 @@ export type TermFilter = (
   groupColumn: string,
 ) => Promise<Expression<SqlBool>>;
 
+/**
+ * What another domain adds to entry values as reads return them (the media domain's image
+ * `srcset`): made from the values alone, no query (the published-read budget), and returning
+ * `data` itself when it adds nothing. Never stored.
+ */
+export type ValuePresenter = (
+  fields: readonly FieldDefinition[],
+  data: Record<string, unknown>,
+  snap: SchemaSnapshot,
+) => Record<string, unknown>;
+
 export class ContentHooks {
   private readonly beforeSaveHooks: Array<{ name: string; fn: BeforeSaveHook }> = [];
+  private readonly valuePresenters: ValuePresenter[] = [];
   private readonly changeListeners: Array<{ name: string; fn: EntryChangeListener }> = [];
   private termFilterFn: TermFilter | undefined;
   private readonly carriedValues = new AsyncLocalStorage<Map<string, unknown>>();
@@ -99,6 +112,20 @@ export class ContentHooks {
   /** The value `carry` set for the write in progress, if any. */
   carried(key: string): unknown {
     return this.carriedValues.getStore()?.get(key);
+  }
+
+  /** Add a presenter of entry values on reads. */
+  presentValues(fn: ValuePresenter): void {
+    this.valuePresenters.push(fn);
+  }
+
+  get presentsValues(): boolean {
+    return this.valuePresenters.length > 0;
+  }
+
+  /** `data` as reads show it (the same object when no presenter adds anything). */
+  presented(fields: readonly FieldDefinition[], data: Record<string, unknown>, snap: SchemaSnapshot) {
+    return this.valuePresenters.reduce((d, fn) => fn(fields, d, snap), data);
   }
 
   /** Set the provider of the list's `term` filter (the taxonomy domain). */

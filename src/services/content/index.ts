@@ -13,6 +13,7 @@ import { overviewOps } from './overview.js';
 import { previewOps } from './preview.js';
 import { readOps } from './read.js';
 import { schedulerOps } from './scheduler.js';
+import { shownOps } from './shown.js';
 import { type CreateInput, type UpdateInput, writeOps } from './write.js';
 
 export type { BylineInput, BylineUpdate } from './bylines.js';
@@ -43,10 +44,12 @@ export function createContentService(ctx: ServiceContext, schema: SchemaService)
   const read = readOps(deps, preview);
   const life = lifecycleOps(deps);
   const lists = listOps(deps);
+  // Reads answer what other domains present on the values too (image srcset); writes answer a read.
+  const shown = shownOps(deps);
 
   /** Write, then answer with the item as the caller sees it (single-read shape). */
   async function thenGet(actor: Actor, collection: string, id: string): Promise<{ item: ContentItem; _rev: string }> {
-    return read.get(actor, collection, id);
+    return read.get(actor, collection, id).then(shown.one);
   }
 
   return {
@@ -56,9 +59,9 @@ export function createContentService(ctx: ServiceContext, schema: SchemaService)
     /** The admin's views around entries: content model with counts, dashboard lists, reference lookup. */
     overview: overviewOps(deps),
     scheduler: schedulerOps(deps, ctx.log),
-    list: lists.list,
-    listTrashed: lists.listTrashed,
-    get: read.get,
+    list: (...args: Parameters<typeof lists.list>) => lists.list(...args).then(shown.many),
+    listTrashed: (...args: Parameters<typeof lists.listTrashed>) => lists.listTrashed(...args).then(shown.many),
+    get: (...args: Parameters<typeof read.get>) => read.get(...args).then(shown.one),
     referencePage: read.referencePage,
     compare: read.compare,
     translations: read.translations,

@@ -94,6 +94,18 @@ function checkShape(
   }
 }
 
+/**
+ * What content reads add to a library image (its responsive `srcset`, media/images/field-values.ts):
+ * accepted back in a write, so a value read and sent back is not refused, and never stored.
+ */
+const READ_ONLY_IMAGE_KEYS = ['srcset', 'srcsetCandidates'] as const;
+
+function withoutReadOnly(value: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...value };
+  for (const key of READ_ONLY_IMAGE_KEYS) delete out[key];
+  return out;
+}
+
 /** MIME types compare case-insensitively (RFC 2045). */
 function checkMime(field: FieldDefinition, value: Record<string, unknown>, path: IssuePath, ctx: ValueContext): void {
   const allowed = readKey(field.validation, 'allowedMimeTypes');
@@ -114,10 +126,10 @@ export const checkImage: ValueChecker = (field, value, path, ctx) => {
     typeIssue(ctx, path, IMAGE.what, value);
     return value;
   }
-  checkShape(IMAGE, value, path, ctx, ['darkVariant']);
+  checkShape(IMAGE, value, path, ctx, ['darkVariant', ...READ_ONLY_IMAGE_KEYS]);
   checkMime(field, value, path, ctx);
   const dark = value.darkVariant;
-  if (dark === undefined || dark === null) return { ...value };
+  if (dark === undefined || dark === null) return withoutReadOnly(value);
   const darkPath = [...path, 'darkVariant'];
   if (readKey(field.options, 'darkVariant') !== true) {
     report(
@@ -126,15 +138,15 @@ export const checkImage: ValueChecker = (field, value, path, ctx) => {
       'not_allowed',
       'this image field has no dark variant slot (options.darkVariant is not enabled)',
     );
-    return { ...value };
+    return withoutReadOnly(value);
   }
   if (!isPlainObject(dark)) {
     typeIssue(ctx, darkPath, IMAGE.what, dark);
-    return { ...value };
+    return withoutReadOnly(value);
   }
-  checkShape(IMAGE, dark, darkPath, ctx, []);
+  checkShape(IMAGE, dark, darkPath, ctx, READ_ONLY_IMAGE_KEYS);
   checkMime(field, dark, darkPath, ctx);
-  return { ...value, darkVariant: { ...dark } };
+  return { ...withoutReadOnly(value), darkVariant: withoutReadOnly(dark) };
 };
 
 export const checkFile: ValueChecker = (field, value, path, ctx) => {

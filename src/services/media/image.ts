@@ -4,7 +4,7 @@ import { CmsError, validationError } from '../../core/errors.js';
 
 /** sharp (libvips) loads on the first image, not at start-up. */
 let sharpModule: Promise<typeof import('sharp')> | null = null;
-const loadSharp = () =>
+export const loadSharp = () =>
   (sharpModule ??= import('sharp').then((m) => {
     // Each image is decoded once: libvips' operation cache would only hold memory.
     m.default.cache(false);

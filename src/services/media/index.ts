@@ -8,6 +8,8 @@ import type { SchemaService } from '../schema/index.js';
 import { mediaDeps, requireEdit } from './deps.js';
 import { mediaFieldListener } from './field-refs.js';
 import { folderOps } from './folders.js';
+import { imageValuePresenter } from './images/field-values.js';
+import { imageOps } from './images/index.js';
 import { importStaged } from './imported.js';
 import { ingest, type UploadMeta } from './ingest.js';
 import { itemOps } from './items.js';
@@ -19,6 +21,7 @@ import { targetOps } from './targets.js';
 import { noUsageIndex, type UsageSource } from './usage.js';
 
 export type { MediaFolder } from './folders.js';
+export type { Delivery, Derivative, ImageAnswer } from './images/index.js';
 export type { UploadMeta, UploadResult } from './ingest.js';
 export type { MediaUpdate } from './items.js';
 export type { MediaListOptions, MediaListResult } from './list.js';
@@ -47,7 +50,8 @@ export function createMediaService(
   storage: Storage = createStorage(ctx.config.storage),
 ) {
   const deps = mediaDeps(ctx, storage, schema, noUsageIndex);
-  const items = itemOps(deps);
+  const images = imageOps(deps);
+  const items = itemOps(deps, images);
   const lists = listOps(deps);
   const targets = targetOps(deps);
 
@@ -105,6 +109,10 @@ export function createMediaService(
     confirmByKey: targets.confirmByKey,
     folders: folderOps(deps),
     files: serveOps(deps),
+    /** Responsive images: transformed derivatives by URL (images/index.ts). */
+    images,
+    /** `srcset` on image field values of content reads (registered with the content service in services/index.ts). */
+    presentFieldValues: imageValuePresenter(ctx.config),
     sweeper: sweeperOps(deps, ctx.log),
   };
 }

@@ -142,6 +142,8 @@ export async function ingest(
       updated_at: now,
       expires_at: null,
       version: 1,
+      focal_x: null,
+      focal_y: null,
     };
     try {
       await deps.ctx.db.insertInto('_cms_media').values(row).execute();

@@ -1,9 +1,11 @@
 import type { Actor } from '../../auth/actor.js';
-import { CmsError, isUniqueViolation, notFound } from '../../core/errors.js';
+import { CmsError, isUniqueViolation, notFound, validationError } from '../../core/errors.js';
 import { type MediaDeps, nowIso, requireEdit } from './deps.js';
 import { cleanFilename } from './files.js';
+import type { ImageOps } from './images/index.js';
+import { CENTRE, type FocalPoint } from './images/sign.js';
 import { assertFolder, inspectFor, orNull, reload, storeStaged, type UploadMeta } from './ingest.js';
-import { extensionFor } from './mime.js';
+import { extensionFor, isRasterImage } from './mime.js';
 import type { MediaItem } from './present.js';
 import { holderOf, keyInUse, loadItem, lockItem, nameKey, promoteHolder } from './rows.js';
 import { discard, type StagedFile } from './staging.js';
@@ -14,12 +16,17 @@ export interface MediaUpdate {
   /** A folder ID, or null for the Main library. */
   folderId?: string | null;
   filename?: string;
+  /** Where the subject is (fractions of the displayed width and height), or null for the centre. */
+  focalPoint?: FocalPoint | null;
 }
 
 const changed = () => new CmsError('INVALID_STATE', 'The media item changed meanwhile; reload it and try again');
 
-/** Changes to ready items: metadata, replacement of the bytes, deletion. */
-export function itemOps(deps: MediaDeps) {
+const focalOf = (row: { focal_x: number | null; focal_y: number | null }): FocalPoint =>
+  row.focal_x !== null && row.focal_y !== null ? { x: row.focal_x, y: row.focal_y } : CENTRE;
+
+/** Changes to ready items: metadata, replacement of the bytes, deletion; each drops the image derivatives it outdates. */
+export function itemOps(deps: MediaDeps, images: ImageOps) {
   const { ctx, storage } = deps;
 
   async function readyItem(id: string) {
@@ -40,6 +47,16 @@ export function itemOps(deps: MediaDeps) {
       set.filename = cleanFilename(input.filename, extensionFor(row.mime_type));
       set.name_key = nameKey(set.filename as string);
     }
+    if (input.focalPoint !== undefined) {
+      // Only raster images are cropped; SVG is never transformed, other files have no pixels.
+      if (input.focalPoint !== null && !isRasterImage(row.mime_type)) {
+        throw validationError('Only raster images have a focal point', {
+          issues: [{ path: ['focalPoint'], code: 'not_allowed', message: `${row.mime_type} is not cropped` }],
+        });
+      }
+      set.focal_x = input.focalPoint?.x ?? null;
+      set.focal_y = input.focalPoint?.y ?? null;
+    }
     const done = await ctx.db
       .updateTable('_cms_media')
       .set(set)
@@ -47,6 +64,11 @@ export function itemOps(deps: MediaDeps) {
       .where('version', '=', row.version)
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) throw changed();
+    const before = focalOf(row);
+    const after = input.focalPoint ?? CENTRE;
+    if (input.focalPoint !== undefined && (before.x !== after.x || before.y !== after.y) && row.content_hash) {
+      await images.forgetFocal(id, row.content_hash, before);
+    }
     return reload(deps, id);
   }
 
@@ -65,6 +87,7 @@ export function itemOps(deps: MediaDeps) {
       if (locked.dedupe_key) await promoteHolder(trx, locked.dedupe_key);
     });
     if (!(await keyInUse(ctx.db, row.storage_key))) await storage.delete(row.storage_key);
+    await images.forgetItem(id);
     return { deleted: true, id };
   }
 
@@ -132,6 +155,8 @@ export function itemOps(deps: MediaDeps) {
         await write(false);
       }
       if (!(await keyInUse(ctx.db, row.storage_key))) await storage.delete(row.storage_key);
+      // The new bytes have a new hash, so new derivative keys; the old version's go.
+      if (row.content_hash) await images.forgetVersion(id, row.content_hash);
       return reload(deps, id);
     } finally {
       await discard(file);

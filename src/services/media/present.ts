@@ -1,5 +1,7 @@
 import type { MediaStatus, MediaTable } from '../../db/tables-media.js';
 import type { MediaDeps } from './deps.js';
+import type { FocalPoint } from './images/sign.js';
+import { type SrcsetCandidate, srcsetOf } from './images/srcset.js';
 import type { MediaUsage } from './usage.js';
 
 /** Where the service serves file bytes (a route outside the documented contract). */
@@ -25,6 +27,11 @@ export interface MediaItem {
   /** Address of these exact bytes (cached for a year); a replacement gets a new one. */
   immutableUrl: string;
   uploadedBy: string | null;
+  /** Where the subject is, kept in the frame by crops; null: the centre. */
+  focalPoint: FocalPoint | null;
+  /** Responsive image candidates of a ready raster photo (docs/media.md, "Responsive images"); else null. */
+  srcset: string | null;
+  srcsetCandidates: SrcsetCandidate[] | null;
   createdAt: string;
   updatedAt: string;
   usage?: MediaUsage;
@@ -32,6 +39,18 @@ export interface MediaItem {
 
 export function presentItem(deps: MediaDeps, row: MediaTable, usage?: MediaUsage): MediaItem {
   const base = `${deps.ctx.config.publicUrl}${FILE_ROUTE}`;
+  const immutableUrl = deps.storage.publicUrl(row.storage_key) ?? `${base}/${row.storage_key}`;
+  const srcset =
+    row.status === 'ready'
+      ? srcsetOf(deps.ctx.config, {
+          id: row.id,
+          mimeType: row.mime_type,
+          width: row.width === null ? null : Number(row.width),
+          height: row.height === null ? null : Number(row.height),
+          storageKey: row.storage_key,
+          original: immutableUrl,
+        })
+      : null;
   return {
     id: row.id,
     status: row.status,
@@ -47,8 +66,11 @@ export function presentItem(deps: MediaDeps, row: MediaTable, usage?: MediaUsage
     storageKey: row.storage_key,
     contentHash: row.content_hash,
     url: `${base}/${row.id}`,
-    immutableUrl: deps.storage.publicUrl(row.storage_key) ?? `${base}/${row.storage_key}`,
+    immutableUrl,
     uploadedBy: row.uploaded_by,
+    focalPoint: row.focal_x !== null && row.focal_y !== null ? { x: row.focal_x, y: row.focal_y } : null,
+    srcset: srcset?.srcset ?? null,
+    srcsetCandidates: srcset?.candidates ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(usage ? { usage } : {}),
