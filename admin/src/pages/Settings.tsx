@@ -5,6 +5,7 @@ import type { Me } from '../api/auth';
 import { api, unwrap } from '../api/client';
 import { keys, type SettingsUpdate, type SiteSettings } from '../api/structure';
 import { Button } from '../components/Button';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorMessage, Notice, Spinner } from '../components/Feedback';
 import { SelectField, TextAreaField, TextField } from '../components/Field';
 import { MediaField } from '../components/MediaField';
@@ -193,7 +194,7 @@ export function SettingsPage({ me }: { me: Me }) {
               </SelectField>
               <TextField
                 label="Site address"
-                hint="Where readers find your site; sitemaps and language links use it."
+                hint="Where readers find your site; sitemaps, language links and the editor's Preview use it."
                 name="siteUrl"
                 type="url"
                 optional
@@ -268,8 +269,37 @@ export function SettingsPage({ me }: { me: Me }) {
               </Link>
             </div>
           </Section>
+          <PreviewSecret />
         </div>
       ) : null}
     </Page>
+  );
+}
+
+/** Admins: rotate the secret preview links are signed with, ending every link handed out so far. */
+function PreviewSecret() {
+  const rotate = useMutation({
+    mutationFn: () => unwrap(api.POST('/content/preview/rotate', {})),
+  });
+  return (
+    <Section
+      id="preview-links"
+      title="Preview links"
+      description="Links from the editor's Preview button let anyone who has them read that entry's draft until they expire. Rotating the secret ends every link made so far; editors get new ones when they preview again."
+    >
+      <div className="actions">
+        <ConfirmButton
+          label="Rotate preview secret"
+          confirmLabel="Rotate: end every preview link"
+          question="Every preview link handed out so far stops working. Rotate the secret?"
+          onConfirm={() => rotate.mutate()}
+          busy={rotate.isPending}
+        />
+      </div>
+      <ErrorMessage error={rotate.error} />
+      {rotate.data ? (
+        <Notice tone="success">Preview secret rotated: every earlier preview link has stopped working.</Notice>
+      ) : null}
+    </Section>
   );
 }

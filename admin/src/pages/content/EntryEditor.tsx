@@ -15,7 +15,7 @@ import { ApiError } from '../../api/errors';
 import { ErrorMessage, Notice, Spinner } from '../../components/Feedback';
 import { Page } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
-import { contentRights } from '../../lib/permissions';
+import { ADMIN, CONTRIBUTOR, contentRights } from '../../lib/permissions';
 import { useShortcuts } from '../../lib/shortcuts';
 import { markDataArrived, useRenderTiming } from '../../lib/timing';
 import { type BlockFieldsOf, formIssues } from '../../lib/validate';
@@ -24,6 +24,7 @@ import { ConflictView } from './editor/ConflictView';
 import { createBody, emptyForm, type FormState, formFromItem, updateBody } from './editor/form';
 import { LockBanner } from './editor/LockBanner';
 import { ComparePanel, ReferencesPanel, RevisionsPanel, TranslationsPanel } from './editor/Panels';
+import { LivePreview, PreviewCard, previewLinkQuery } from './editor/PreviewPane';
 import { SeoPanel } from './editor/SeoPanel';
 import { type LifecycleAction, SideCard } from './editor/SideCard';
 import { SlugField } from './editor/SlugField';
@@ -145,6 +146,14 @@ export function EntryEditorPage({
     },
     [c, collection, queryClient, putForm],
   );
+
+  // Draft readers (Contributor and up) may make preview links; the live preview frames the site beside the form.
+  const previewLink = useQuery({
+    ...previewLinkQuery(collection, item?.id ?? id),
+    enabled: Boolean(item && me.user.role >= CONTRIBUTOR),
+  });
+  const [livePreview, setLivePreview] = useState(false);
+  const previewUrl = livePreview && item ? (previewLink.data?.url ?? null) : null;
 
   const lockEnabled = Boolean(
     !isNew && c?.supports.includes('editLock') && item && rights.canEdit(item) && item.status !== 'trashed',
@@ -541,7 +550,7 @@ export function EntryEditorPage({
       />
       {notice ? <Notice tone="success">{notice}</Notice> : null}
       {comparing && item ? <ComparePanel c={c} item={item} /> : null}
-      <div className="editor">
+      <div className={previewUrl ? 'editor editor--preview' : 'editor'}>
         <form
           className="editor__main card"
           noValidate
@@ -594,6 +603,9 @@ export function EntryEditorPage({
             <p className="small muted">Press {navigator.platform.includes('Mac') ? '⌘' : 'Ctrl'}+S to save now.</p>
           )}
         </form>
+        {previewUrl && item ? (
+          <LivePreview collection={collection} id={item.id} locale={item.locale} rev={rev} initialUrl={previewUrl} />
+        ) : null}
         <aside className="editor__side" aria-label="Publishing and details">
           {item ? (
             <SideCard
@@ -607,6 +619,15 @@ export function EntryEditorPage({
               onAction={lifecycle}
               onSave={() => void save()}
               comparing={comparing}
+            />
+          ) : null}
+          {item && me.user.role >= CONTRIBUTOR ? (
+            <PreviewCard
+              collection={collection}
+              link={previewLink}
+              live={livePreview}
+              onLive={setLivePreview}
+              isAdmin={me.user.role >= ADMIN}
             />
           ) : null}
           {/* Translations and revisions first, open: they are what editors look for beside the status. */}
