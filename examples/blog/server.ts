@@ -5,7 +5,7 @@
  * marks the page "Preview"; the page answers the admin's live-preview messages
  * (docs/frontends.md#live-preview) by fetching its article again and replacing it in place.
  *
- *   CMS_URL=http://127.0.0.1:3000 npx tsx examples/blog/server.ts
+ *   CMS_URL=http://127.0.0.1:3000 CMS_TOKEN=<a Subscriber's token> npx tsx examples/blog/server.ts
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +36,11 @@ type Schema = { posts: PostData };
 export interface BlogOptions {
   /** The CMS's address (its publicUrl). */
   cmsUrl: string;
+  /**
+   * An API token for published reads (a Subscriber's, scope content:read; default the CMS_TOKEN
+   * variable): the REST API answers content to signed-in callers only. Preview reads need none.
+   */
+  token?: string;
   /** Default 0: any free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -117,7 +122,10 @@ function send(res: ServerResponse, status: number, html: string, headers: Record
 
 export async function startBlog(options: BlogOptions): Promise<RunningBlog> {
   const cmsOrigin = new URL(options.cmsUrl).origin;
-  const client = createClient<Schema>({ baseUrl: options.cmsUrl });
+  const token = options.token ?? process.env.CMS_TOKEN ?? undefined;
+  const client = createClient<Schema>({ baseUrl: options.cmsUrl, token: token || undefined });
+  // A preview read goes without the blog's token: the preview token alone decides.
+  const anonymous = createClient<Schema>({ baseUrl: options.cmsUrl });
   const sizes = options.sizes ?? SIZES;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -142,7 +150,7 @@ export async function startBlog(options: BlogOptions): Promise<RunningBlog> {
     const preview = url.searchParams.get('preview') || undefined;
     let post: CmsEntry<PostData>;
     try {
-      post = await client.get('posts', slug, { preview });
+      post = await (preview ? anonymous : client).get('posts', slug, { preview });
     } catch (err) {
       if (err instanceof CmsClientError && (err.status === 404 || err.status === 401)) {
         return send(res, 404, page('Not found', '<p>Not found</p>'));
