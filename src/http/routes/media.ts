@@ -229,7 +229,7 @@ export function mediaRoutes(api: Api): void {
       method: 'put',
       path: '/media/{id}',
       operationId: 'updateMedia',
-      summary: 'Change alt text, caption, folder or filename',
+      summary: 'Change alt text, caption, folder, filename or focal point',
       tags,
       params: MediaIdParams,
       body: UpdateMediaBody,

@@ -101,7 +101,8 @@ export const mediaTools: ToolDef[] = [
   tool({
     name: 'media_update',
     title: 'Update Media Metadata',
-    description: 'Change the alt text, caption, folder (null = Main library) or filename of a media item.',
+    description:
+      'Change the alt text, caption, folder (null = Main library), filename or focal point (x and y as fractions of 0 to 1 from the top left; null = the centre; raster images only) of a media item. Crops made by GET /media/{id}/image?fit=cover keep the focal point in the frame.',
     scope: 'media:write',
     annotations: { ...WRITE, idempotentHint: true },
     input: Id.extend(UpdateMediaBody.shape),

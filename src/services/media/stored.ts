@@ -20,6 +20,16 @@ export function storedMedia(row: StoredRow, allowedTypes: readonly string[]): St
     if (v === null && col !== 'size') continue;
     if (typeof v !== 'number' || v < 0) return refuse(row, `${col} must be a whole number of zero or more`);
   }
+  // The focal point (migration 020): both fractions of 0 to 1, or neither (the centre). A package
+  // from before it has neither column; its derivatives are never in a package (rebuilt on demand).
+  const fx = row.focal_x ?? null;
+  const fy = row.focal_y ?? null;
+  if ((fx === null) !== (fy === null)) return refuse(row, 'focal_x and focal_y must both be set or both be null');
+  for (const v of [fx, fy]) {
+    if (v !== null && (typeof v !== 'number' || !(v >= 0 && v <= 1))) {
+      return refuse(row, 'focal_x and focal_y must be fractions of 0 to 1');
+    }
+  }
   const filename = cleanFilename(String(row.filename ?? ''), extensionFor(mime));
   return fitted(row, { ...row, filename, name_key: nameKey(filename) }, 'media_filename_cleaned');
 }

@@ -135,9 +135,11 @@ export async function countRows(db: Kdb, part: Part): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** What a system table's column takes: text or a whole number, and whether it may be left empty. */
+/** What a system table's column takes: text, a whole number or a finite number, and whether it may be left empty. */
 export interface ColumnShape {
   integer: boolean;
+  /** A floating-point column (the media focal point's fractions). */
+  real: boolean;
   /** NULL is accepted, or the column has a default an omitted value takes. */
   optional: boolean;
   nullable: boolean;
@@ -162,7 +164,12 @@ export async function kindColumns(db: Kdb, dialect: DialectName, table: string):
       const nullable = Number(r.notnull) === 0 && Number(r.pk) === 0;
       return [
         r.name,
-        { integer: /int/i.test(r.type), nullable, optional: nullable || (r.dflt !== null && r.dflt !== undefined) },
+        {
+          integer: /int/i.test(r.type),
+          real: /real|double|float|numeric/i.test(r.type),
+          nullable,
+          optional: nullable || (r.dflt !== null && r.dflt !== undefined),
+        },
       ];
     }),
   );

@@ -134,8 +134,8 @@ function shapeProblem(kind: string, row: StoredRow, columns: ColumnShapes): stri
     if (!shape) continue;
     if (v === null) {
       if (!shape.nullable) return `${col} must not be empty`;
-    } else if (shape.integer ? !Number.isSafeInteger(v) : typeof v !== 'string') {
-      return `${col} is not ${shape.integer ? 'a whole number' : 'a text value'}`;
+    } else if (shape.integer ? !Number.isSafeInteger(v) : shape.real ? !Number.isFinite(v) : typeof v !== 'string') {
+      return `${col} is not ${shape.integer ? 'a whole number' : shape.real ? 'a number' : 'a text value'}`;
     }
   }
   const exported = recordKind(kind)?.columns ?? [...columns.keys()];
