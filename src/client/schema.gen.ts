@@ -657,7 +657,7 @@ export interface paths {
         };
         /** Get a media item */
         get: operations["getMedia"];
-        /** Change alt text, caption, folder or filename */
+        /** Change alt text, caption, folder, filename or focal point */
         put: operations["updateMedia"];
         post?: never;
         /** Delete a media item (its bytes go once nothing else shares them) */
@@ -2065,6 +2065,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ImageFieldValue: {
+            id: string;
+            /** @description `local` (or absent): a media library item */
+            provider?: string;
+            src?: string;
+            alt?: string;
+            width?: number;
+            height?: number;
+            mimeType?: string;
+            meta?: {
+                storageKey?: string;
+            };
+            /**
+             * @description Read only (dropped when written back): library JPEG, PNG, WebP, AVIF and TIFF images only
+             * @example https://site/_cms/api/media/01J…/image?w=320&v=3f2a… 320w, https://site/_cms/api/media/file/01J….jpg 1200w
+             */
+            srcset?: string;
+            /** @description Read only, like srcset */
+            srcsetCandidates?: components["schemas"]["SrcsetCandidate"][];
+            /** @description A second image for dark colour schemes, in this same shape */
+            darkVariant?: {
+                [key: string]: unknown;
+            };
+        };
+        SrcsetCandidate: {
+            /** @description Pixels (the `w` descriptor) */
+            width: number;
+            url: string;
+        };
         CollectionSummary: {
             id: string;
             slug: string;
@@ -2305,7 +2334,7 @@ export interface components {
             status: "draft" | "published" | "scheduled" | "trashed";
             locale: string;
             translationGroup: string;
-            /** @description Field values keyed by field slug */
+            /** @description Field values keyed by field slug. Image field values of library images carry read-only `srcset` and `srcsetCandidates` (see the ImageFieldValue schema) */
             data: {
                 [key: string]: unknown;
             };
@@ -2698,6 +2727,14 @@ export interface components {
             /** @description Address of exactly these bytes, cacheable for a year */
             immutableUrl: string;
             uploadedBy: string | null;
+            focalPoint: components["schemas"]["FocalPoint"];
+            /**
+             * @description Null unless the item is a ready JPEG, PNG, WebP, AVIF or TIFF image (GIF, SVG and other files have none)
+             * @example https://site/_cms/api/media/01J…/image?w=320&v=3f2a… 320w, https://site/_cms/api/media/file/01J….jpg 1200w
+             */
+            srcset: string | null;
+            /** @description The srcset candidates, narrowest first (for `<picture>` or a `sizes` calculation) */
+            srcsetCandidates: components["schemas"]["SrcsetCandidate"][] | null;
             /**
              * Format: date-time
              * @example 2026-01-02T03:04:05.678Z
@@ -2710,6 +2747,13 @@ export interface components {
             updatedAt: string;
             usage?: components["schemas"]["MediaUsage"];
         };
+        /** @description Null: crops centre on the middle */
+        FocalPoint: {
+            /** @description From the left edge: 0 to 1 of the displayed width */
+            x: number;
+            /** @description From the top edge: 0 to 1 of the displayed height */
+            y: number;
+        } | null;
         /** @description Only with includeUsage=1 */
         MediaUsage: {
             /** @description Null for callers who may not read drafts */
@@ -2768,6 +2812,13 @@ export interface components {
             /** @description A folder ID, or null for the Main library */
             folderId?: string | null;
             filename?: string;
+            /** @description Raster images only; null puts it back in the centre */
+            focalPoint?: {
+                /** @description From the left edge: 0 to 1 of the displayed width */
+                x: number;
+                /** @description From the top edge: 0 to 1 of the displayed height */
+                y: number;
+            } | null;
         };
         MediaDeleted: {
             /** @enum {boolean} */

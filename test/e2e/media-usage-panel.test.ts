@@ -130,4 +130,40 @@ describeWithChromium('media usage panel end to end', () => {
     await page.context().close();
     expect(problems).toEqual([]);
   }, 60_000);
+  it('sets the focal point by a click on the image, shows its marker and resets it to the centre', async () => {
+    const { cms, origin } = site;
+    const bytes = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#884422' } })
+      .png()
+      .toBuffer();
+    const item = await uploaded(cms, bytes, { name: 'focus.png', token });
+    const page = await signedInPage(
+      browser,
+      { origin, session: cookie, problems },
+      { viewport: { width: 1280, height: 900 } },
+    );
+    await page.goto(`${origin}/_cms/admin/media`);
+    await page.getByRole('list', { name: 'Media files' }).getByRole('button').filter({ hasText: 'focus.png' }).click();
+    const details = page.getByRole('complementary', { name: 'Details of focus.png' });
+    const picker = details.getByTestId('focal-point-picker');
+    const box = (await picker.boundingBox())!;
+    await picker.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } });
+    await details
+      .getByText(/Focal point at 2[45] % across, 7[45] % down/)
+      .first()
+      .waitFor();
+    const marker = details.getByTestId('focal-point-marker');
+    expect(await marker.evaluate((el) => (el as HTMLElement).style.left)).toMatch(/^2[45](\.\d+)?%$/);
+    await details.getByRole('button', { name: 'Save' }).click();
+    await details.getByText('Saved.').waitFor();
+    const saved = await callOk(cms, token, 'GET', `/media/${item.id}`);
+    expect(saved.item.focalPoint.x).toBeCloseTo(0.25, 1);
+    expect(saved.item.focalPoint.y).toBeCloseTo(0.75, 1);
+
+    await details.getByRole('button', { name: 'Reset to centre' }).click();
+    expect(await marker.evaluate((el) => (el as HTMLElement).style.left)).toBe('50%');
+    await details.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await callOk(cms, token, 'GET', `/media/${item.id}`)).item.focalPoint).toBeNull();
+    await page.context().close();
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { MediaThumb } from '../../components/media/MediaThumb';
 import { formatDateTime } from '../../lib/format';
 import { issueFor, otherIssues } from '../../lib/forms';
 import { formatBytes, typeLabel } from '../../lib/media';
+import { FocalPointPicker } from './FocalPointPicker';
 import { UsagePanel } from './UsagePanel';
 
 interface Props {
@@ -26,6 +27,9 @@ export function MediaDetails({ item, canEdit, onClose, onChanged }: Props) {
   const [caption, setCaption] = useState(item.caption ?? '');
   const [filename, setFilename] = useState(item.filename);
   const [folderId, setFolderId] = useState(item.folderId ?? '');
+  const [focalPoint, setFocalPoint] = useState(item.focalPoint ?? null);
+  // Raster images the library knows the size of (the service refuses a focal point on others).
+  const focusable = item.mimeType.startsWith('image/') && item.mimeType !== 'image/svg+xml' && !!item.width;
   const [notice, setNotice] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [replaceError, setReplaceError] = useState<unknown>(null);
@@ -33,7 +37,14 @@ export function MediaDetails({ item, canEdit, onClose, onChanged }: Props) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: mediaKeys.all });
 
   const save = useMutation({
-    mutationFn: () => updateMedia(item.id, { alt, caption, filename, folderId: folderId || null }),
+    mutationFn: () =>
+      updateMedia(item.id, {
+        alt,
+        caption,
+        filename,
+        folderId: folderId || null,
+        ...(focusable ? { focalPoint } : {}),
+      }),
     onSuccess: ({ item: next }) => {
       setNotice('Saved.');
       onChanged(next);
@@ -156,6 +167,7 @@ export function MediaDetails({ item, canEdit, onClose, onChanged }: Props) {
               </option>
             ))}
           </SelectField>
+          {focusable ? <FocalPointPicker item={item} value={focalPoint} onValue={setFocalPoint} /> : null}
           <div className="actions">
             <Button type="submit" variant="primary" busy={save.isPending} busyLabel="Saving…">
               Save
