@@ -8,6 +8,7 @@ import { seedCommand } from './commands/seed.js';
 import { serverCommands } from './commands/server.js';
 import { tokensCommands } from './commands/tokens.js';
 import { transferCommands } from './commands/transfer.js';
+import { typesCommand } from './commands/types.js';
 import { usersCommands } from './commands/users.js';
 import { cliContext } from './context.js';
 import type { Io } from './io.js';
@@ -60,6 +61,7 @@ export function buildProgram(io: Io): Command {
   const ctx = cliContext(io);
   contentCommands(program, ctx);
   schemaCommands(program, ctx);
+  typesCommand(program, ctx);
   seedCommand(program, ctx);
   importCommand(program, ctx);
   usersCommands(program, ctx);

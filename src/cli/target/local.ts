@@ -264,6 +264,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           await services.schema.fields.reorder(actor, collection, slugs);
         }),
       listBlockTypes: () => answer(() => services.schema.blockTypes.list(actor)),
+      locales: async () => (await answer(() => services.content.overview.model(actor, {}))).i18n.locales,
       createBlockType: (body) =>
         gated(() => services.schema.blockTypes.create(actor, check(CreateBlockTypeBody, body, 'body'))),
       updateBlockType: (slug, body) =>

@@ -178,6 +178,7 @@ export function openRemoteTarget(source: TokenSource): Target {
         );
       },
       listBlockTypes: async () => (await unwrap(api.GET('/schema/block-types'))).items,
+      locales: async () => (await unwrap(api.GET('/admin/content/model', {}))).i18n.locales,
       createBlockType: (body) => unwrap(api.POST('/schema/block-types', { body })),
       updateBlockType: (slug, body) =>
         unwrap(api.PUT('/schema/block-types/{slug}', { params: { path: { slug } }, body })),

@@ -120,6 +120,8 @@ export interface SchemaOps {
   deleteField(collection: string, field: string): Promise<void>;
   reorderFields(collection: string, slugs: string[]): Promise<void>;
   listBlockTypes(): Promise<BlockType[]>;
+  /** The site's locales (the configured list, default first). */
+  locales(): Promise<string[]>;
   createBlockType(body: CreateBlockTypeBody): Promise<BlockType>;
   updateBlockType(slug: string, body: UpdateBlockTypeBody): Promise<BlockType>;
   activateBlockTypeVersion(slug: string, version: number): Promise<BlockType>;
