@@ -115,4 +115,22 @@ describeEachDialect('admin editor: Preview and live preview', (dialect) => {
       .waitFor();
     expect(problems).toEqual([]);
   });
+
+  it('an Admin rotates the preview secret from Settings, after confirming, and earlier links stop working', async () => {
+    const { token: old } = await api<{ token: string }>('GET', `/content/posts/${entryId}/preview-url`);
+    const read = async (): Promise<{ success: boolean; error?: unknown }> => {
+      const res = await fetch(`${site.origin}/_cms/api/content/posts/first-light?preview=${encodeURIComponent(old)}`);
+      return (await res.json()) as { success: boolean; error?: unknown };
+    };
+    expect((await read()).success).toBe(true);
+    await page.goto(`${site.origin}/_cms/admin/settings`);
+    await page.getByRole('button', { name: 'Rotate preview secret' }).click();
+    await page.getByText('Every preview link handed out so far stops working').waitFor();
+    // Asked, not yet done.
+    expect((await read()).success).toBe(true);
+    await page.getByRole('button', { name: 'Rotate: end every preview link' }).click();
+    await page.getByText('Preview secret rotated').waitFor();
+    expect((await read()).error).toMatchObject({ code: 'PREVIEW_TOKEN_INVALID', details: { reason: 'forged' } });
+    expect(problems).toEqual([]);
+  });
 });
