@@ -152,7 +152,9 @@ describeWithChromium('media usage panel end to end', () => {
       .first()
       .waitFor();
     const marker = details.getByTestId('focal-point-marker');
-    expect(await marker.evaluate((el) => (el as HTMLElement).style.left)).toMatch(/^2[45](\.\d+)?%$/);
+    expect(await marker.evaluate((el) => (el as unknown as { style: { left: string } }).style.left)).toMatch(
+      /^2[45](\.\d+)?%$/,
+    );
     await details.getByRole('button', { name: 'Save' }).click();
     await details.getByText('Saved.').waitFor();
     const saved = await callOk(cms, token, 'GET', `/media/${item.id}`);
@@ -160,7 +162,7 @@ describeWithChromium('media usage panel end to end', () => {
     expect(saved.item.focalPoint.y).toBeCloseTo(0.75, 1);
 
     await details.getByRole('button', { name: 'Reset to centre' }).click();
-    expect(await marker.evaluate((el) => (el as HTMLElement).style.left)).toBe('50%');
+    expect(await marker.evaluate((el) => (el as unknown as { style: { left: string } }).style.left)).toBe('50%');
     await details.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await callOk(cms, token, 'GET', `/media/${item.id}`)).item.focalPoint).toBeNull();
     await page.context().close();
