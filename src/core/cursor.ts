@@ -19,6 +19,11 @@ export const cursorNumber = z
   .transform(Number)
   .pipe(z.number().finite());
 
+/** The sort key of an integer column: a whole number within ±2^53 (PostgreSQL refuses a bigint beyond its range). */
+export const cursorInteger = cursorNumber.pipe(
+  z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+);
+
 export const cursorBoolean = z.union([z.boolean(), z.literal(0), z.literal(1)]);
 
 export function encodeCursor(values: readonly unknown[]): string {

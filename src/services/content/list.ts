@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
-import { cursorBoolean, cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
+import {
+  cursorBoolean,
+  cursorInteger,
+  cursorNumber,
+  cursorText,
+  decodeCursor,
+  encodeCursor,
+} from '../../core/cursor.js';
 import { issuesError, validationError } from '../../core/errors.js';
 import { type ColumnKind, encodeValue } from '../../db/dialect.js';
 import { normalizeDatetime } from '../fields/datetime.js';
@@ -78,7 +85,8 @@ function afterCursor(order: ListOrder, column: string, idColumn: string, value: 
 
 /** The cursor element that a sort column of this kind writes. */
 function sortKeyOf(kind: ColumnKind) {
-  if (kind === 'integer' || kind === 'real') return cursorNumber;
+  if (kind === 'integer') return cursorInteger;
+  if (kind === 'real') return cursorNumber;
   if (kind === 'boolean') return cursorBoolean;
   return cursorText;
 }
@@ -110,7 +118,15 @@ export function listOps(deps: ContentDeps) {
       return n;
     }
     if (value !== null && typeof value === 'object') throw validationError(`fieldFilters.${f.slug}: unsupported value`);
-    return encodeValue(ctx.dialect, COLUMN_KIND[f.type], value);
+    const kind = COLUMN_KIND[f.type];
+    // JSON numbers beyond double range parse as Infinity; integer columns hold whole numbers within ±2^53.
+    if (typeof value === 'number' && kind === 'integer' && !Number.isSafeInteger(value)) {
+      throw validationError(`fieldFilters.${f.slug}: ${value} is not an integer within ±${Number.MAX_SAFE_INTEGER}`);
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw validationError(`fieldFilters.${f.slug}: ${value} is not a finite number`);
+    }
+    return encodeValue(ctx.dialect, kind, value);
   }
 
   async function query(actor: Actor, collection: string, opts: ListOptions, trash: boolean): Promise<ListResult> {
@@ -130,7 +146,8 @@ export function listOps(deps: ContentDeps) {
     let order: ListOrder;
     // In the trash every row has `deleted_at`.
     if (trash) order = { column: 'deleted_at', dir: 'desc', kind: 'text', nullable: false };
-    else if (!opts.orderBy || Object.hasOwn(SYSTEM_ORDERS, opts.orderBy)) {
+    // An empty orderBy names no order: it is refused like any other unknown name, not taken as the default.
+    else if (opts.orderBy === undefined || Object.hasOwn(SYSTEM_ORDERS, opts.orderBy)) {
       const o = SYSTEM_ORDERS[opts.orderBy ?? 'createdAt'];
       order = { column: o.column, dir: opts.order ?? o.defaultOrder, kind: 'text', nullable: o.nullable };
     } else {
