@@ -89,7 +89,7 @@ export const CreateCollectionBody = z
     icon: SCHEMA_ICON.optional(),
     supports: Supports.optional(),
     urlPattern: UrlPattern.optional(),
-    sortOrder: z.number().int().optional(),
+    sortOrder: z.number().int().min(-2147483648).max(2147483647).optional(),
     fields: z.array(FieldInputSchema).max(200).optional(),
   })
   .strict()

@@ -45,7 +45,7 @@ const fieldProperties = {
   validation: z.record(z.string(), z.unknown()).optional(),
   widget: z.string().min(1).max(200).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
-  sortOrder: z.number().optional(),
+  sortOrder: z.number().int().min(-2147483648).max(2147483647).optional(),
 };
 
 /** A field as sent to createField (and inside block type definitions). Unknown keys are rejected. */
