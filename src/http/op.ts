@@ -77,6 +77,27 @@ const errorContent = (description: string) => ({
 });
 
 /**
+ * The error answers every operation of a kind can give, whatever its handler does: stated here once
+ * so that no route's document forgets them. Credentials (401, 403) on protected operations; on public
+ * writes, a session's cross-site request (403 CSRF_REJECTED), an anonymous body above the anonymous
+ * limit (401 UNAUTHORIZED) and the per-client limit (429 RATE_LIMITED).
+ */
+function globalErrors(spec: { public?: boolean; method: Method }): Record<string, ReturnType<typeof errorContent>> {
+  if (!spec.public) {
+    return {
+      401: errorContent('Missing or invalid credentials (UNAUTHORIZED)'),
+      403: errorContent('Insufficient permission or scope'),
+    };
+  }
+  if (spec.method === 'get') return {};
+  return {
+    401: errorContent('An anonymous request body above the anonymous limit (UNAUTHORIZED)'),
+    403: errorContent('A signed-in session without the CSRF token of its origin (CSRF_REJECTED)'),
+    429: errorContent('Too many requests from this client (RATE_LIMITED)'),
+  };
+}
+
+/**
  * Declare one REST operation: the zod schemas validate the request, build the
  * OpenAPI document, and type the handler; the result is wrapped in the
  * `{ success: true, data }` envelope.
@@ -127,12 +148,11 @@ export function op<
       400: errorContent(
         upload ? `Invalid input (VALIDATION_ERROR); ${upload.invalid}` : 'Invalid input (VALIDATION_ERROR)',
       ),
-      ...(spec.public ? {} : { 401: errorContent('Missing or invalid credentials (UNAUTHORIZED)') }),
-      ...(spec.public ? {} : { 403: errorContent('Insufficient permission or scope') }),
+      ...globalErrors(spec),
       404: errorContent('Resource not found (NOT_FOUND)'),
       ...(spec.method === 'get' && !spec.conflict ? {} : { 409: errorContent(spec.conflict ?? 'State conflict') }),
       ...(upload ? { 413: errorContent('File above the configured maximum upload size (PAYLOAD_TOO_LARGE)') } : {}),
-      ...(upload ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
+      ...(upload || spec.body ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
       500: errorContent('Internal failure (INTERNAL_ERROR)'),
       ...(routeGated(spec.method, spec.path) || importGated(spec.method, spec.path)
         ? {
