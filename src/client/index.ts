@@ -191,8 +191,47 @@ export interface CmsClient<Schema = Record<string, Record<string, unknown>>> {
   previewUrl(collection: keyof Schema & string, id: string): Promise<PreviewLink>;
   /** A copy of this client reading with a preview token. */
   withPreview(token: string): CmsClient<Schema>;
+  /**
+   * The URL of a responsive image of a library image (docs/media.md#responsive-images): a
+   * configured width or a named preset, with a format and quality. Unsigned: sizes beyond the
+   * configured widths and presets need the server's signing key, which never belongs in a client.
+   */
+  imageUrl(image: ImageRef, params: ImageUrlParams): string;
   /** The API root this client calls. */
   readonly apiRoot: string;
+}
+
+/** A library image: an image field value (with its `srcsetCandidates`) or a media item's ID. */
+export type ImageRef = string | { id: string; srcsetCandidates?: ReadonlyArray<{ width: number; url: string }> | null };
+
+export interface ImageUrlParams {
+  /** A named preset of the site's `imagePresets`. */
+  preset?: string;
+  /** A width of the site's `imageWidths`. */
+  w?: number;
+  fm?: 'webp' | 'avif' | 'jpeg' | 'png' | 'auto';
+  /** 1 to 100. */
+  q?: number;
+}
+
+/**
+ * The image URL in the server's canonical parameter order (preset, w, fm, q, then v). The
+ * version `v` of a width-only URL is the one its srcset candidates carry, which makes the URL
+ * cacheable for a year; without candidates the server answers it with a short cache lifetime.
+ */
+export function imageUrlOf(apiRoot: string, image: ImageRef, params: ImageUrlParams): string {
+  const id = typeof image === 'string' ? image : image.id;
+  const candidates = typeof image === 'string' ? [] : (image.srcsetCandidates ?? []);
+  const q = new URLSearchParams();
+  if (params.preset !== undefined) q.set('preset', params.preset);
+  if (params.w !== undefined) q.set('w', String(params.w));
+  if (params.fm !== undefined) q.set('fm', params.fm);
+  if (params.q !== undefined) q.set('q', String(params.q));
+  // A width-only derivative's version depends on the bytes alone, so any candidate's `v` is this URL's too.
+  const withVersion = candidates.map((c) => new URL(c.url).searchParams.get('v')).find((v) => v);
+  if (params.preset === undefined && withVersion) q.set('v', withVersion);
+  const search = q.toString();
+  return `${apiRoot}/media/${encodeURIComponent(id)}/image${search ? `?${search}` : ''}`;
 }
 
 const API_PATH = '/_cms/api';
@@ -244,6 +283,7 @@ export function createClient<Schema = Record<string, Record<string, unknown>>>(
 
   const client: CmsClient<Schema> = {
     apiRoot: root,
+    imageUrl: (image, params) => imageUrlOf(root, image, params),
     async get(collection, idOrSlug, opts = {}) {
       const locale = opts.locale ?? options.locale;
       const { item } = await request<{ item: CmsEntry<any> }>(

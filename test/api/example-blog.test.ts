@@ -196,6 +196,15 @@ describeEachDialect('example blog against a running server', (dialect) => {
     const imageRes = await fetch(candidate);
     expect(imageRes.status).toBe(200);
     expect(imageRes.headers.get('content-type')).toMatch(/^image\//);
+    // The client's image URLs: a configured width is the srcset's own candidate; a format follows it.
+    const reading = createClient({ baseUrl: url, token: reader.token });
+    const { item: shown } = await callOk(cms, reader.token, 'GET', `/content/posts/${post.id}`);
+    const at640 = shown.data.cover.srcsetCandidates.find((c: { width: number }) => c.width === 640).url;
+    expect(reading.imageUrl(shown.data.cover, { w: 640 })).toBe(at640);
+    const webp = await fetch(reading.imageUrl(shown.data.cover, { w: 640, fm: 'webp' }));
+    expect(webp.status).toBe(200);
+    expect(webp.headers.get('content-type')).toBe('image/webp');
+    expect((await fetch(reading.imageUrl(media.id, { w: 320 }))).status).toBe(200);
 
     // The draft: not without a token, shown (marked Preview, with the live-preview listener) with one.
     expect((await fetch(`${blog.url}/posts/upcoming`)).status).toBe(404);
