@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROLES } from '../../src/auth/roles.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { type ContentSite, startContentSite } from '../helpers/content-site.js';
+import { type ContentSite, callSite, startContentSite } from '../helpers/content-site.js';
 import { describeEachDialect } from '../helpers/db.js';
 
 type Block = { _type: string; children?: Array<{ text: string }> };
@@ -41,16 +41,8 @@ describeEachDialect('admin editor: a save takes what was just typed', (dialect) 
   let token = '';
   const problems: string[] = [];
 
-  async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${site.origin}/_cms/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: T; error?: unknown };
-    if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.error)}`);
-    return json.data;
-  }
+  const api = <T = any>(method: string, path: string, body?: unknown) =>
+    callSite<T>(site.origin, token, method, path, body);
   const stored = async (id: string) => (await api<any>('GET', `/content/walks/${id}`)).item;
   const open = async (id: string) => {
     await page.goto(`${site.origin}/_cms/admin/content/walks/${id}`);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROLES } from '../../src/auth/roles.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { type ContentSite, startContentSite } from '../helpers/content-site.js';
+import { type ContentSite, callSite, startContentSite } from '../helpers/content-site.js';
 import { describeEachDialect } from '../helpers/db.js';
 import { png } from '../helpers/media.js';
 
@@ -33,16 +33,8 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
   const problems: string[] = [];
   let token = '';
 
-  async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${site.origin}/_cms/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: T; error?: unknown };
-    if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.error)}`);
-    return json.data;
-  }
+  const api = <T = any>(method: string, path: string, body?: unknown) =>
+    callSite<T>(site.origin, token, method, path, body);
 
   /** Desktop and mobile screenshots of the page as it is now. */
   async function shots(page: Page, name: string): Promise<void> {

@@ -11,7 +11,7 @@ import { type RunningBlog, startBlog } from '../../examples/blog/server.js';
 import { ROLES } from '../../src/auth/roles.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { type ContentSite, startContentSite } from '../helpers/content-site.js';
+import { type ContentSite, callSite, startContentSite } from '../helpers/content-site.js';
 import { describeEachDialect } from '../helpers/db.js';
 
 describeEachDialect('admin editor: Preview and live preview', (dialect) => {
@@ -29,16 +29,8 @@ describeEachDialect('admin editor: Preview and live preview', (dialect) => {
   let entryId = '';
   const problems: string[] = [];
 
-  async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${site.origin}/_cms/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: T; error?: unknown };
-    if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.error)}`);
-    return json.data;
-  }
+  const api = <T = any>(method: string, path: string, body?: unknown) =>
+    callSite<T>(site.origin, token, method, path, body);
   const card = () => page.locator('section.preview-card');
 
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../src/auth/roles.js';
 import { ensureAdminBuilt } from '../helpers/admin-build.js';
 import { hasChromium, launchChromium } from '../helpers/browser.js';
-import { type ContentSite, startContentSite } from '../helpers/content-site.js';
+import { type ContentSite, callSite, startContentSite } from '../helpers/content-site.js';
 
 type Block = { _type: string; children?: Array<{ text: string }> };
 
@@ -39,16 +39,8 @@ describe.skipIf(!hasChromium && !process.env.CI)('admin sections and widgets: a 
   /** Writes the pages sent, as `METHOD path`. */
   const writes: string[] = [];
 
-  async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${site.origin}/_cms/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: T; error?: unknown };
-    if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.error)}`);
-    return json.data;
-  }
+  const api = <T = any>(method: string, path: string, body?: unknown) =>
+    callSite<T>(site.origin, token, method, path, body);
   const section = (slug: string) => api<any>('GET', `/sections/${slug}`);
   const widget = async (area: string) => (await api<any>('GET', `/widget-areas/${area}`)).widgets[0];
   /** The JSON text area of a rich text field, with its caret at the end. */

@@ -89,3 +89,21 @@ export async function startContentSite(
     },
   };
 }
+
+/** A call of the site's API with a bearer token, answering `data` (a refusal throws, naming the call). */
+export async function callSite<T = any>(
+  origin: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${origin}/_cms/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { success: boolean; data: T; error?: unknown };
+  if (!json.success) throw new Error(`${method} ${path}: ${JSON.stringify(json.error)}`);
+  return json.data;
+}
