@@ -64,7 +64,7 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
   const database = options.database ?? connect(config.databaseUrl, { sqliteCacheSize: config.sqliteCacheSize });
   try {
     if (options.migrate !== false) {
-      const applied = await migrate(database);
+      const applied = await migrate(database, { snapshots: config.migrationSnapshots });
       if (applied.length) log.info({ applied }, 'migrations applied');
     }
   } catch (err) {

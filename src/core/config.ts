@@ -124,6 +124,8 @@ export const configSchema = z
       .default(DEFAULT_SQLITE_CACHE_SIZE),
     // Preview links: seconds a preview token reads its draft (docs/frontends.md); a minute to a week.
     previewTokenTtl: z.coerce.number().int().min(60).max(604_800).default(3_600),
+    // SQLite: snapshots kept of the database file, taken before migrations change it (docs/operations.md); 0 is off.
+    migrationSnapshots: z.coerce.number().int().min(0).max(100).default(3),
     // Login providers, an ordered list (file only): validated by resolveProviders, which names the key at fault.
     providers: z.unknown().optional(),
   })
@@ -185,6 +187,8 @@ export interface CmsConfig {
   sqliteCacheSize: number;
   /** Seconds a preview token (one entry's draft, for the site's front end) stays valid. */
   previewTokenTtl: number;
+  /** SQLite only: how many pre-migration snapshots of the database file to keep (0 takes none). */
+  migrationSnapshots: number;
   /** Login providers in list order, with their credentials from the environment (config-providers.ts). */
   providers: ProviderSettings[];
 }
@@ -215,6 +219,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
   CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
   CMS_PREVIEW_TOKEN_TTL: 'previewTokenTtl',
+  CMS_MIGRATION_SNAPSHOTS: 'migrationSnapshots',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -269,6 +274,7 @@ export function resolveConfig(
     mediaUsageBatch: v.mediaUsageBatch,
     sqliteCacheSize: v.sqliteCacheSize,
     previewTokenTtl: v.previewTokenTtl,
+    migrationSnapshots: v.migrationSnapshots,
     providers: resolveProviders(v.providers, env),
   };
 }

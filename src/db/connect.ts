@@ -31,6 +31,8 @@ export interface Database {
   readonly queryCount: number;
   /** PostgreSQL only: how to open a connection of its own on the same database and schema (LISTEN). */
   listenerConfig?: pg.ClientConfig;
+  /** SQLite on a file only: the native handle (online backup API) and the file's path. */
+  sqliteFile?: { native: SqliteDatabase.Database; path: string };
   close(): Promise<void>;
 }
 
@@ -40,7 +42,21 @@ export interface ConnectOptions {
   poolSize?: number;
   /** SQLite: bytes of pages the connection caches (configuration `sqliteCacheSize`). */
   sqliteCacheSize?: number;
+  /** PostgreSQL: longest wait for a connection (a new one, or a free one of a full pool), ms. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: longest run of one statement, ms (the server cancels it; the client gives up too). */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * Bounds that keep a request from hanging on PostgreSQL (docs/operations.md#when-the-parts-fail): a
+ * connection that cannot be made, or a pool whose connections are all taken, fails within the
+ * connect timeout; a statement the server does not answer (a cut network, a stuck lock) within the
+ * statement timeout, server side, with the client's own timer a little later for a server that
+ * cannot answer at all.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
+export const PG_STATEMENT_TIMEOUT_MS = 60_000;
 
 export function dialectOf(url: string): DialectName {
   if (url.startsWith('sqlite:')) return 'sqlite';
@@ -56,6 +72,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
   };
   let db: Kdb;
   let listenerConfig: pg.ClientConfig | undefined;
+  let sqliteFile: Database['sqliteFile'];
   if (dialect === 'sqlite') {
     const file = url.slice('sqlite:'.length);
     const memory = file === ':memory:' || file === '';
@@ -67,6 +84,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     native.pragma(`cache_size = -${Math.ceil((options.sqliteCacheSize ?? DEFAULT_SQLITE_CACHE_SIZE) / 1024)}`);
     let optimizer: NodeJS.Timeout | undefined;
     if (!memory) {
+      sqliteFile = { native, path: file };
       native.pragma('journal_mode = WAL');
       native.pragma('synchronous = NORMAL');
       // Planner statistics: without them SQLite cannot tell a selective condition (the entries of a
@@ -88,13 +106,25 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
       connectionString: url,
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
     };
-    const pool = new (loadPg().Pool)({ ...listenerConfig, max: options.poolSize ?? 10 });
+    const statementTimeout = options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS;
+    const pool = new (loadPg().Pool)({
+      ...listenerConfig,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+      statement_timeout: statementTimeout,
+      query_timeout: statementTimeout + 5_000,
+      keepAlive: true,
+    });
+    // An idle connection the server drops (restart, cut network) is an 'error' on the pool; unheard,
+    // it would end the process. The pool discards that connection and makes a new one when next asked.
+    pool.on('error', () => {});
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log });
   }
   return {
     db,
     dialect,
     listenerConfig,
+    sqliteFile,
     get queryCount() {
       return count;
     },

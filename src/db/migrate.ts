@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from './connect.js';
 import { migrations as allMigrations } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
+import { snapshotBeforeMigrate } from './snapshot.js';
 
 /** Fixed key of the PostgreSQL advisory lock that serialises migrations. */
 const LOCK_KEY = 726_354_001;
@@ -20,6 +21,27 @@ export interface MigrateOptions {
   /** How long to wait for another process's migration run before failing. */
   lockWaitMs?: number;
   migrations?: Migration[];
+  /** SQLite files: snapshots to keep, taken before pending migrations change an existing database (0: none). */
+  snapshots?: number;
+}
+
+/** Names of the migrations this code would apply to the database, in order (nothing is changed). */
+export async function pendingMigrations(database: Database, list: Migration[] = allMigrations): Promise<string[]> {
+  // biome-ignore lint/suspicious/noExplicitAny: the migration table may not exist yet
+  const db = database.db as unknown as Kysely<any>;
+  const exists =
+    database.dialect === 'sqlite'
+      ? (
+          await sql<{
+            n: number;
+          }>`select count(*) as n from sqlite_master where type = 'table' and name = '_cms_migrations'`.execute(db)
+        ).rows[0]?.n
+      : (await sql<{ n: string | null }>`select to_regclass('_cms_migrations')::text as n`.execute(db)).rows[0]?.n;
+  if (!exists) return list.map((m) => m.name);
+  const done = new Set(
+    (await db.selectFrom('_cms_migrations').select('name').execute()).map((r: { name: string }) => r.name),
+  );
+  return list.filter((m) => !done.has(m.name)).map((m) => m.name);
 }
 
 /**
@@ -57,6 +79,11 @@ export async function migrate(database: Database, options: MigrateOptions = {}):
         (await conn.selectFrom('_cms_migrations').select('name').execute()).map((r: { name: string }) => r.name),
       );
       const applied: string[] = [];
+      const pending = list.filter((m) => !done.has(m.name));
+      if (pending.length && done.size && options.snapshots) {
+        const last = [...done].sort().at(-1) as string;
+        await snapshotBeforeMigrate(database, last, options.snapshots);
+      }
       for (const m of list) {
         if (done.has(m.name)) continue;
         await conn.transaction().execute(async (trx) => {

@@ -22,13 +22,21 @@ export function serverCommands(program: Command, ctx: CliContext): void {
     program
       .command('migrate')
       .description('Apply pending database migrations and exit (other commands do it too when they open the database)')
-      .action(async (_opts: unknown, cmd: Command) => {
+      .option('--dry-run', 'list the migrations that would run, one per line on stdout, and change nothing')
+      .action(async (opts: { dryRun?: boolean }, cmd: Command) => {
         localOnly(cmd, 'migrate');
+        if (opts.dryRun) {
+          const { listPending } = await import('../target/pending.js');
+          const names = await listPending(ctx.io);
+          for (const n of names) ctx.io.stdout.write(`${n}\n`);
+          ctx.io.stderr.write(names.length ? `${names.length} migration(s) would run\n` : 'Database is up to date\n');
+          return;
+        }
         const { openCms } = await import('../target/local.js');
         const cms = await openCms(ctx.io);
         await cms.close();
         ctx.io.stderr.write('Database is up to date\n');
       }),
-    ['cms migrate', 'CMS_DATABASE_URL=postgres://cms@db/cms cms migrate'],
+    ['cms migrate', 'cms migrate --dry-run', 'CMS_DATABASE_URL=postgres://cms@db/cms cms migrate'],
   );
 }
