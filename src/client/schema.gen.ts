@@ -2340,7 +2340,8 @@ export interface components {
             };
             authorId: string | null;
             primaryBylineId: string | null;
-            byline: components["schemas"]["Byline"];
+            /** @description Primary byline */
+            byline: components["schemas"]["Byline"] | null;
             /** @description Ordered credits */
             bylines: components["schemas"]["BylineCredit"][];
             /**
@@ -2376,7 +2377,6 @@ export interface components {
                 [key: string]: components["schemas"]["ReferencePage"];
             };
         };
-        /** @description Primary byline */
         Byline: {
             id: string;
             displayName: string;
@@ -2387,7 +2387,7 @@ export interface components {
             userId: string | null;
             locale: string;
             translationGroup: string;
-        } | null;
+        };
         BylineCredit: {
             byline: components["schemas"]["Byline"];
             roleLabel: string | null;
@@ -2727,7 +2727,8 @@ export interface components {
             /** @description Address of exactly these bytes, cacheable for a year */
             immutableUrl: string;
             uploadedBy: string | null;
-            focalPoint: components["schemas"]["FocalPoint"];
+            /** @description Null: crops centre on the middle */
+            focalPoint: components["schemas"]["FocalPoint"] | null;
             /**
              * @description Null unless the item is a ready JPEG, PNG, WebP, AVIF or TIFF image (GIF, SVG and other files have none)
              * @example https://site/_cms/api/media/01J…/image?w=320&v=3f2a… 320w, https://site/_cms/api/media/file/01J….jpg 1200w
@@ -2747,13 +2748,13 @@ export interface components {
             updatedAt: string;
             usage?: components["schemas"]["MediaUsage"];
         };
-        /** @description Null: crops centre on the middle */
+        /** @description Where the subject is; `fit=cover` crops keep it in the frame */
         FocalPoint: {
             /** @description From the left edge: 0 to 1 of the displayed width */
             x: number;
             /** @description From the top edge: 0 to 1 of the displayed height */
             y: number;
-        } | null;
+        };
         /** @description Only with includeUsage=1 */
         MediaUsage: {
             /** @description Null for callers who may not read drafts */
@@ -2813,12 +2814,7 @@ export interface components {
             folderId?: string | null;
             filename?: string;
             /** @description Raster images only; null puts it back in the centre */
-            focalPoint?: {
-                /** @description From the left edge: 0 to 1 of the displayed width */
-                x: number;
-                /** @description From the top edge: 0 to 1 of the displayed height */
-                y: number;
-            } | null;
+            focalPoint?: components["schemas"]["FocalPoint"] | null;
         };
         MediaDeleted: {
             /** @enum {boolean} */
@@ -3205,10 +3201,10 @@ export interface components {
             customLabel: string | null;
             url: string | null;
             openInNewTab: boolean;
-            target: components["schemas"]["MenuTarget"];
+            /** @description Content and term items: the target in the reader's locale; null when not available there */
+            target: components["schemas"]["MenuTarget"] | null;
             targetGroup: string | null;
         };
-        /** @description Content and term items: the target in the reader's locale; null when not available there */
         MenuTarget: {
             /** @description Content items: collection slug */
             collection?: string;
@@ -3221,7 +3217,7 @@ export interface components {
             translationGroup: string;
             /** @description Content items: the entry status (draft readers also see drafts) */
             status?: string;
-        } | null;
+        };
         CreateMenuRequest: {
             /**
              * @description Required unless translationOf is given
@@ -4292,7 +4288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4394,7 +4390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4567,7 +4563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4665,7 +4661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4831,7 +4827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4935,7 +4931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +5106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5209,7 +5205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5371,7 +5367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5544,7 +5540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5643,7 +5639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5807,7 +5803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5903,7 +5899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6245,7 +6241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6427,7 +6423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6530,7 +6526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6625,7 +6621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6729,7 +6725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6833,7 +6829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6937,7 +6933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7041,7 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7145,7 +7141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7248,7 +7244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7342,7 +7338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7732,7 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7835,7 +7831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,7 +8223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8399,7 +8395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8572,7 +8568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8670,7 +8666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8761,7 +8757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8901,6 +8897,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+            /** @description A file with the same hash, type and size exists: the item with `existing: true` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaUploadUrlResult"];
+                    };
+                };
+            };
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["MediaUploadResult"];
@@ -8943,7 +8952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9092,6 +9101,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Identical bytes: the existing item with `deduplicated: true` (alt and caption not applied) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaUploadResult"];
+                    };
+                };
+            };
             /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
@@ -9128,7 +9150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9226,7 +9248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9394,7 +9416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9505,7 +9527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9608,7 +9630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9717,7 +9739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9882,7 +9904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10122,7 +10144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10226,7 +10248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10402,7 +10424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10660,7 +10682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10760,7 +10782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11004,7 +11026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11181,7 +11203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11279,7 +11301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11443,7 +11465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11624,7 +11646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11803,7 +11825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11904,7 +11926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12078,7 +12100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12251,7 +12273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12428,7 +12450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12528,7 +12550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12623,7 +12645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12728,7 +12750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12829,7 +12851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12924,7 +12946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13098,7 +13120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13271,7 +13293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13369,7 +13391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13532,7 +13554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13701,7 +13723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13794,7 +13816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13897,7 +13919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13996,7 +14018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14089,7 +14111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14258,7 +14280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14508,7 +14530,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14606,7 +14628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14695,7 +14717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14935,7 +14957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15104,7 +15126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15144,13 +15166,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description manifest.json of a complete export */
+            /** @description manifest.json of a complete export (not in the envelope) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "cms-site-package";
+                        formatVersion: number;
+                        generator: {
+                            name: string;
+                            version: string;
+                        };
+                        schemaVersion: string;
+                        createdAt: string;
+                        source: {
+                            url: string;
+                            title: string | null;
+                            tagline: string | null;
+                            locales: string[];
+                            defaultLocale: string;
+                        };
+                        options: {
+                            comments: boolean;
+                        };
+                        files: {
+                            path: string;
+                            kind: string;
+                            collection?: string;
+                            size: number;
+                            sha256: string;
+                            records?: number;
+                        }[];
+                        totals: {
+                            records: {
+                                [key: string]: number;
+                            };
+                            media: {
+                                count: number;
+                                bytes: number;
+                            };
+                            files: {
+                                count: number;
+                                bytes: number;
+                            };
+                        };
+                        skippedMedia: string[];
+                    };
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -15499,7 +15563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15742,7 +15806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15871,7 +15935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16056,7 +16120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16154,7 +16218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16243,7 +16307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16332,7 +16396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16578,7 +16642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16667,7 +16731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16829,7 +16893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16931,7 +16995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17032,7 +17096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17191,7 +17255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17371,7 +17435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17617,7 +17681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17710,7 +17774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17962,7 +18026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18058,7 +18122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18299,7 +18363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18472,7 +18536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18570,7 +18634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18796,7 +18860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
             409: {
                 headers: {
                     [name: string]: unknown;

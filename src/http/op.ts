@@ -49,7 +49,12 @@ export interface OpSpec<P, Q, B, R> {
    * A file answer outside the envelope (package downloads): documented with
    * these media types as binary; the handler returns a `Response`.
    */
-  download?: { mediaTypes: string[]; description: string };
+  download?: { mediaTypes: string[]; description: string; schema?: z.ZodType };
+  /**
+   * The 200 answer of a creating operation that may answer an existing resource instead (a
+   * deduplicated upload): documented beside the 201 with the same schema and this text.
+   */
+  existing?: string;
   /** A read that answers 409 in some state (a download of an unfinished export): documented with this text. */
   conflict?: string;
 }
@@ -138,19 +143,33 @@ export function op<
         ? {
             description: spec.download.description,
             content: Object.fromEntries(
-              spec.download.mediaTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } as never }]),
+              // A JSON file (the package manifest) is described by its schema, other files as bytes.
+              spec.download.mediaTypes.map((t) => [
+                t,
+                { schema: (spec.download?.schema ?? { type: 'string', format: 'binary' }) as never },
+              ]),
             ),
           }
         : {
             description: 'Success',
             content: { 'application/json': { schema: envelope(spec.response) } },
           },
+      ...(spec.existing && status === 201
+        ? { 200: { description: spec.existing, content: { 'application/json': { schema: envelope(spec.response) } } } }
+        : {}),
       400: errorContent(
         upload ? `Invalid input (VALIDATION_ERROR); ${upload.invalid}` : 'Invalid input (VALIDATION_ERROR)',
       ),
       ...globalErrors(spec),
       404: errorContent('Resource not found (NOT_FOUND)'),
-      ...(spec.method === 'get' && !spec.conflict ? {} : { 409: errorContent(spec.conflict ?? 'State conflict') }),
+      ...(spec.method === 'get' && !spec.conflict
+        ? {}
+        : {
+            409: errorContent(
+              spec.conflict ??
+                'State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE)',
+            ),
+          }),
       ...(upload ? { 413: errorContent('File above the configured maximum upload size (PAYLOAD_TOO_LARGE)') } : {}),
       ...(upload || spec.body ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
       500: errorContent('Internal failure (INTERNAL_ERROR)'),

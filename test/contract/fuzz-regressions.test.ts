@@ -70,4 +70,32 @@ describeEachDialect('contract fuzzer regressions', (dialect) => {
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
+
+  it('documents what the manifest, deduplicated uploads, conflicts and nullable named values answer', async () => {
+    const cms = await testCms(dialect);
+    const doc = (await (await cms.app.request('/_cms/api/openapi.json')).json()) as any;
+    // The manifest is a JSON object, not bytes.
+    const manifest = doc.paths['/admin/transfer/exports/{id}/manifest'].get.responses['200'].content;
+    expect(manifest['application/json'].schema.type).toBe('object');
+    expect(manifest['application/json'].schema.properties.files).toBeDefined();
+    // A deduplicated upload answers 200 (spec), a new one 201: both documented.
+    for (const [path, method] of [
+      ['/media', 'post'],
+      ['/media/upload-url', 'post'],
+    ]) {
+      expect(Object.keys(doc.paths[path][method].responses)).toEqual(expect.arrayContaining(['200', '201']));
+    }
+    // 409 names its codes.
+    const conflict = doc.paths['/content/{collection}'].post.responses['409'].description;
+    for (const code of ['ALREADY_EXISTS', 'REV_CONFLICT', 'CONFLICT']) expect(conflict).toContain(code);
+    // Nullable values of a named schema keep their null.
+    const schemas = doc.components.schemas;
+    for (const [name, prop] of [
+      ['MediaItem', 'focalPoint'],
+      ['ContentItem', 'byline'],
+    ]) {
+      const s = schemas[name].properties[prop];
+      expect(s.anyOf ?? s.oneOf, `${name}.${prop}`).toEqual(expect.arrayContaining([{ type: 'null' }]));
+    }
+  });
 });

@@ -143,6 +143,7 @@ export function mediaRoutes(api: Api): void {
       body: UploadUrlBody,
       response: UploadUrlResultSchema,
       status: 201,
+      existing: 'A file with the same hash, type and size exists: the item with `existing: true`',
     },
     async ({ actor, services, body }) => {
       const out = await services.media.requestUpload(actor, body);
@@ -188,6 +189,7 @@ export function mediaRoutes(api: Api): void {
       },
       response: UploadResultSchema,
       status: 201,
+      existing: 'Identical bytes: the existing item with `deduplicated: true` (alt and caption not applied)',
     },
     async ({ actor, services, c }) => {
       const { file, thumbnail, fields } = await receiveForm(

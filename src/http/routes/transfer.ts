@@ -20,6 +20,7 @@ import {
   TransferListQuery,
   UploadFileBody,
 } from '../../schemas/transfer.js';
+import { ManifestSchema } from '../../services/transfer/manifest.js';
 import { octetBody } from '../octet-body.js';
 import { type Api, op } from '../op.js';
 
@@ -122,7 +123,11 @@ export function transferRoutes(api: Api): void {
       tags,
       params: TransferIdParams,
       response: Binary,
-      download: { mediaTypes: ['application/json'], description: 'manifest.json of a complete export' },
+      download: {
+        mediaTypes: ['application/json'],
+        description: 'manifest.json of a complete export (not in the envelope)',
+        schema: ManifestSchema,
+      },
       conflict: 'The export is not complete, or expired (INVALID_STATE)',
     },
     async ({ actor, services, params }) => {
