@@ -75,6 +75,12 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   // The identity service could not be reached or did not confirm the sign-in (discovery, token, profile).
   PROVIDER_FAILED: 502,
+  // The database cannot be reached, dropped the connection, has no free connection within the
+  // connect timeout, or did not answer within the statement timeout (docs/operations.md#when-the-parts-fail).
+  DATABASE_UNAVAILABLE: 503,
+  // The database refused a write for lack of space (SQLite's disk or page limit, PostgreSQL's disk):
+  // nothing of the write was kept; the same write succeeds once space returns.
+  DATABASE_FULL: 507,
   TRANSFER_IMPORT_IN_PROGRESS: 503,
   MEDIA_USAGE_ACTIVATION_IN_PROGRESS: 503,
   // The gateway team's signing keys cannot be fetched: no token can be checked until they can.
@@ -142,6 +148,52 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isForeignKeyViolation(err: unknown): boolean {
   const code = codeOf(err);
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * The database is not there to answer, by the driver's own errors: a socket error, pg's messages for
+ * a dropped connection and its pool's or client's timeouts, PostgreSQL's connection exceptions (class
+ * 08), shutting down or starting (57P01-57P03), too many connections (53300) and a cancelled
+ * statement (57014, the statement timeout); SQLite's busy database past its busy timeout.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = codeOf(err);
+  if (typeof code === 'string') {
+    if (UNREACHABLE_CODES.has(code) || code.startsWith('08')) return true;
+    if (['57P01', '57P02', '57P03', '53300', '57014', 'SQLITE_BUSY'].includes(code)) return true;
+  }
+  const message = err instanceof Error ? err.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error)/.test(
+    message,
+  );
+}
+
+/** Out of space: SQLite's SQLITE_FULL (disk or max_page_count), PostgreSQL's disk full (53100). */
+export function isDatabaseFull(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === 'SQLITE_FULL' || code === '53100';
+}
+
+/** A database failure that is the database's state, not the request's: an answer with a code, not a 500. */
+export function databaseFailure(err: unknown): CmsError | null {
+  if (isDatabaseFull(err)) return new CmsError('DATABASE_FULL', 'The database has no space left for this write');
+  if (isDatabaseUnavailable(err)) {
+    return new CmsError('DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly', {
+      retryAfter: 5,
+    });
+  }
+  return null;
 }
 
 /**

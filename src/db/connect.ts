@@ -42,7 +42,21 @@ export interface ConnectOptions {
   poolSize?: number;
   /** SQLite: bytes of pages the connection caches (configuration `sqliteCacheSize`). */
   sqliteCacheSize?: number;
+  /** PostgreSQL: longest wait for a connection (a new one, or a free one of a full pool), ms. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: longest run of one statement, ms (the server cancels it; the client gives up too). */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * Bounds that keep a request from hanging on PostgreSQL (docs/operations.md#when-the-parts-fail): a
+ * connection that cannot be made, or a pool whose connections are all taken, fails within the
+ * connect timeout; a statement the server does not answer (a cut network, a stuck lock) within the
+ * statement timeout, server side, with the client's own timer a little later for a server that
+ * cannot answer at all.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
+export const PG_STATEMENT_TIMEOUT_MS = 60_000;
 
 export function dialectOf(url: string): DialectName {
   if (url.startsWith('sqlite:')) return 'sqlite';
@@ -92,7 +106,18 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
       connectionString: url,
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
     };
-    const pool = new (loadPg().Pool)({ ...listenerConfig, max: options.poolSize ?? 10 });
+    const statementTimeout = options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS;
+    const pool = new (loadPg().Pool)({
+      ...listenerConfig,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+      statement_timeout: statementTimeout,
+      query_timeout: statementTimeout + 5_000,
+      keepAlive: true,
+    });
+    // An idle connection the server drops (restart, cut network) is an 'error' on the pool; unheard,
+    // it would end the process. The pool discards that connection and makes a new one when next asked.
+    pool.on('error', () => {});
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log });
   }
   return {

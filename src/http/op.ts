@@ -173,22 +173,21 @@ export function op<
       ...(upload ? { 413: errorContent('File above the configured maximum upload size (PAYLOAD_TOO_LARGE)') } : {}),
       ...(upload || spec.body ? { 415: errorContent('Body of another media type (UNSUPPORTED_MEDIA_TYPE)') } : {}),
       500: errorContent('Internal failure (INTERNAL_ERROR)'),
-      ...(routeGated(spec.method, spec.path) || importGated(spec.method, spec.path)
-        ? {
-            503: errorContent(
-              [
-                importGated(spec.method, spec.path)
-                  ? 'Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS)'
-                  : null,
-                routeGated(spec.method, spec.path)
-                  ? 'Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS)'
-                  : null,
-              ]
-                .filter(Boolean)
-                .join('; '),
-            ),
-          }
-        : {}),
+      ...{
+        503: errorContent(
+          [
+            'The database is unavailable (DATABASE_UNAVAILABLE, Retry-After)',
+            importGated(spec.method, spec.path)
+              ? 'Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS)'
+              : null,
+            routeGated(spec.method, spec.path)
+              ? 'Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS)'
+              : null,
+          ]
+            .filter(Boolean)
+            .join('; '),
+        ),
+      },
     },
   });
   if (upload && !spec.hidden) {

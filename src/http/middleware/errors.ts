@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { CmsError, constraintConflict, type ErrorCode, isCmsError } from '../../core/errors.js';
+import { CmsError, constraintConflict, databaseFailure, type ErrorCode, isCmsError } from '../../core/errors.js';
 import type { AppEnv } from '../env.js';
 
 const HTTP_CODES: Record<number, ErrorCode> = {
@@ -22,7 +22,7 @@ const PAUSED: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /** Refusals that tell the client when to come back (`details.retryAfter`, seconds). */
-const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'IMAGE_TRANSFORM_BUSY']);
+const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'IMAGE_TRANSFORM_BUSY', 'DATABASE_UNAVAILABLE']);
 
 export function errorBody(err: CmsError) {
   return {
@@ -36,6 +36,8 @@ export function toCmsError(err: unknown): CmsError | null {
   if (isCmsError(err)) return err;
   const conflict = constraintConflict(err);
   if (conflict) return conflict;
+  const database = databaseFailure(err);
+  if (database) return database;
   if (err instanceof HTTPException) {
     const code = HTTP_CODES[err.status] ?? 'INTERNAL_ERROR';
     if (code === 'INTERNAL_ERROR') return null;

@@ -1,0 +1,129 @@
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/log.js';
+import { connect } from '../../src/db/connect.js';
+import { createCms } from '../../src/index.js';
+import { testCms } from '../helpers/cms.js';
+import { PG_URL, postgresAvailable } from '../helpers/db.js';
+
+/** A TCP proxy to the shared PostgreSQL that a test can cut (every socket dropped, no new ones) and restore. */
+function pgProxy() {
+  const target = new URL(PG_URL);
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+  const open = () =>
+    new Promise<void>((resolve) => {
+      if (server) return resolve();
+      server = createServer((client) => {
+        const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  const cut = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      const closing = server;
+      server = null;
+      if (!closing) return resolve();
+      closing.close(() => resolve());
+    });
+  return { open, cut, url: () => PG_URL.replace(/@[^/]+\//, `@127.0.0.1:${port}/`) };
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function proxiedCms(options: { poolSize?: number; connectTimeoutMs?: number } = {}) {
+  const base = await testCms('postgres');
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(base.ctx.db);
+  const proxy = pgProxy();
+  await proxy.open();
+  const database = connect(proxy.url(), { schema: rows[0].schema, ...options });
+  const cms = await createCms({
+    config: resolveConfig({ dataDir: '/tmp/cms-test-data', logLevel: 'silent' }),
+    database,
+    migrate: false,
+    scheduler: false,
+    logger: createLogger('silent'),
+  });
+  closers.push(async () => {
+    await proxy.open();
+    await cms.close();
+    await proxy.cut();
+  });
+  return { cms, proxy, token: base.adminToken };
+}
+
+it.skipIf(!postgresAvailable)(
+  'PostgreSQL cut: 503 DATABASE_UNAVAILABLE fast, not ready, recovers by itself when it returns',
+  async () => {
+    const { cms, proxy, token } = await proxiedCms();
+    const list = () => cms.app.request('/_cms/api/media', { headers: { authorization: `Bearer ${token}` } });
+    expect((await list()).status).toBe(200);
+    await proxy.cut();
+    const started = Date.now();
+    const res = await list();
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as any).error.code).toBe('DATABASE_UNAVAILABLE');
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const ready = await cms.app.request('/_cms/health/ready');
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as any).checks.database).toBe('unreachable');
+
+    await proxy.open();
+    const back = Date.now();
+    let status = 0;
+    while (Date.now() - back < 20_000) {
+      status = (await list()).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(200);
+    expect((await cms.app.request('/_cms/health/ready')).status).toBe(200);
+    console.log(`[faults] PostgreSQL recovery after the proxy returned: ${Date.now() - back} ms`);
+  },
+  40_000,
+);
+
+it.skipIf(!postgresAvailable)(
+  'a pool with every connection taken answers 503 within the connect timeout, then serves again',
+  async () => {
+    const { cms, token } = await proxiedCms({ poolSize: 1, connectTimeoutMs: 500 });
+    const held = await cms.ctx.db.connection().execute(
+      (conn) =>
+        new Promise<void>((release) => {
+          void sql`select 1`.execute(conn).then(async () => {
+            const started = Date.now();
+            const res = await cms.app.request('/_cms/api/schema/collections', {
+              headers: { authorization: `Bearer ${token}` },
+            });
+            expect(res.status).toBe(503);
+            expect(((await res.json()) as any).error.code).toBe('DATABASE_UNAVAILABLE');
+            expect(Date.now() - started).toBeLessThan(5_000);
+            release();
+          });
+        }),
+    );
+    expect(held).toBeUndefined();
+    const res = await cms.app.request('/_cms/api/schema/collections', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+  },
+  30_000,
+);
