@@ -118,6 +118,10 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     // An idle connection the server drops (restart, cut network) is an 'error' on the pool; unheard,
     // it would end the process. The pool discards that connection and makes a new one when next asked.
     pool.on('error', () => {});
+    // A connection dropped while checked out (a query or transaction in flight) is an 'error' on its
+    // client, which the pool does not listen to then: the query in flight already fails with it, so
+    // the event only needs a listener, or it would end the process.
+    pool.on('connect', (client) => client.on('error', () => {}));
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), log });
   }
   return {
