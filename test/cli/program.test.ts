@@ -150,24 +150,37 @@ describe('cms completion', () => {
       writeFileSync(join(dir, '_cms'), res.stdout);
       const check = spawnSync('zsh', ['-n', join(dir, '_cms')], { encoding: 'utf8' });
       expect(check.status, check.stderr).toBe(0);
-      // Complete `cms content <TAB>` in an interactive zsh on a pseudo-terminal.
+      // Complete `cms content <TAB>` in an interactive zsh on a pseudo-terminal. The driver waits
+      // for what it expects, never for a fixed time: first the marker the set-up line prints once
+      // compinit and the script are loaded (READY$((6*7)) is echoed as typed, printed as READY42),
+      // then the descriptions of the completion listing; each wait is bounded by $SECONDS.
       const driver = [
-        'zmodload zsh/zpty',
+        'zmodload zsh/zpty zsh/zselect',
         'zpty z zsh -f -i',
-        `zpty -w z 'PS1="> "; autoload -U compinit; compinit -u; source ${join(dir, '_cms')}'`,
-        'sleep 1',
-        "zpty -w z $'cms content \\t\\t'",
-        'sleep 2',
+        'wait_for() {',
+        '  local deadline=$(( SECONDS + 60 ))',
+        '  while (( SECONDS < deadline )); do',
+        '    if zpty -r -t z chunk; then all+=$chunk; else zselect -t 5; fi',
+        '    [[ $all == *$~1* ]] && return 0',
+        '    zpty -t z || break',
+        '  done',
+        '  return 1',
+        '}',
         'all=""',
-        'while zpty -r -t z chunk; do all+=$chunk; done',
+        `zpty -w z 'PS1="> "; autoload -U compinit; compinit -u; source ${join(dir, '_cms')}; print READY$((6*7))'`,
+        'wait_for READY42 || { print -r -- "no prompt: $all"; exit 1 }',
+        'all=""',
+        "zpty -w z $'cms content \\t\\t'",
+        "wait_for '(translations*List entries|List entries*translations)' || { print -r -- \"no listing: $all\"; exit 1 }",
         'print -r -- "$all"',
         'zpty -d z',
       ].join('\n');
-      const shown = spawnSync('zsh', ['-f', '-c', driver], { encoding: 'utf8', timeout: 20_000 });
+      const shown = spawnSync('zsh', ['-f', '-c', driver], { encoding: 'utf8', timeout: 150_000 });
+      expect(shown.status, shown.stdout).toBe(0);
       expect(shown.stdout).toMatch(/list +-- List entries/);
       expect(shown.stdout).toMatch(/translations +-- The translation group/);
     },
-    30_000,
+    180_000,
   );
 
   it('refuses an unknown shell', async () => {
