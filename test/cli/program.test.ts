@@ -171,7 +171,7 @@ describe('cms completion', () => {
         'wait_for READY42 || { print -r -- "no prompt: $all"; exit 1 }',
         'all=""',
         "zpty -w z $'cms content \\t\\t'",
-        "wait_for '(translations*List entries|List entries*translations)' || { print -r -- \"no listing: $all\"; exit 1 }",
+        'wait_for \'(translations*List entries|List entries*translations)\' || { print -r -- "no listing: $all"; exit 1 }',
         'print -r -- "$all"',
         'zpty -d z',
       ].join('\n');
