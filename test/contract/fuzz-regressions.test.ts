@@ -98,4 +98,27 @@ describeEachDialect('contract fuzzer regressions', (dialect) => {
       expect(s.anyOf ?? s.oneOf, `${name}.${prop}`).toEqual(expect.arrayContaining([{ type: 'null' }]));
     }
   });
+
+  it('refuses a word as a number filter bound and an integer cursor key beyond range with 400 (PostgreSQL 500)', async () => {
+    const cms = await testCms(dialect);
+    await postsCollection(cms, { fields: [{ slug: 'rank', label: 'Rank', type: 'integer', indexed: true }] });
+    const get = (path: string) => call(cms, 'GET', path, { token: cms.adminToken });
+    for (const filter of ['{"views":{"gte":"x"}}', '{"rank":"x"}', '{"rank":{"in":["1","y"]}}', '{"views":true}']) {
+      const res = await get(`/content/posts?fieldFilters=${encodeURIComponent(filter)}`);
+      expect(res.status, `${filter}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    // A numeral written as a string is its number.
+    expect((await get(`/content/posts?fieldFilters=${encodeURIComponent('{"views":{"gte":"2"}}')}`)).status).toBe(200);
+    await call(cms, 'POST', '/taxonomies', {
+      token: cms.adminToken,
+      body: { name: 'tags', label: 'Tags', hierarchical: false, collections: ['posts'] },
+    });
+    const cursor = Buffer.from('[99999999999999999999,"01ARZ3NDEKTSV4RRFFQ69G5FAV"]').toString('base64url');
+    for (const path of [`/taxonomies/tags/terms?cursor=${cursor}`, `/redirects?sort=hits&cursor=${cursor}`]) {
+      const res = await get(path);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+  });
 });

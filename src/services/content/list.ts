@@ -126,6 +126,17 @@ export function listOps(deps: ContentDeps) {
     if (typeof value === 'number' && !Number.isFinite(value)) {
       throw validationError(`fieldFilters.${f.slug}: ${value} is not a finite number`);
     }
+    // A number column compared with a word is an error on PostgreSQL and a silent mismatch on SQLite:
+    // refuse it on both (a numeral written as a string is taken as its number).
+    if ((kind === 'integer' || kind === 'real') && value !== null && typeof value !== 'number') {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+      if (!Number.isFinite(n) || (kind === 'integer' && !Number.isSafeInteger(n))) {
+        throw validationError(
+          `fieldFilters.${f.slug}: ${JSON.stringify(value)} is not a ${kind === 'integer' ? 'whole ' : ''}number`,
+        );
+      }
+      return n;
+    }
     return encodeValue(ctx.dialect, kind, value);
   }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
+import { cursorInteger, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { issuesError, notFound, type ValidationIssue } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { CollectionInfo, FieldInfo, RelationInfo, SchemaSnapshot } from '../schema/model.js';
@@ -355,7 +355,7 @@ export async function readStaged(
 /** Parse the cursor of the link-traversal route. */
 export function parseLinkCursor(cursor: string | undefined): [number, string] | undefined {
   if (!cursor) return undefined;
-  const [pos, grp] = decodeCursor(cursor, [cursorNumber, cursorText]);
+  const [pos, grp] = decodeCursor(cursor, [cursorInteger, cursorText]);
   return [pos, grp];
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { isoNow } from '../../core/clock.js';
-import { cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
+import { cursorInteger, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { validationError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { isStorableText } from '../../core/text.js';
@@ -191,7 +191,7 @@ export function notFoundLog(ctx: ServiceContext, limit: number) {
     if (query.path) q = q.where('path', '=', query.path);
     if (query.sort === 'count') {
       if (query.cursor) {
-        const [count, last, id] = decodeCursor(query.cursor, [cursorNumber, cursorText, cursorText]);
+        const [count, last, id] = decodeCursor(query.cursor, [cursorInteger, cursorText, cursorText]);
         q = q.where((eb) =>
           eb.or([
             eb('count', '<', count),
@@ -244,7 +244,7 @@ export function notFoundLog(ctx: ServiceContext, limit: number) {
       .groupBy('path');
     let q = db.selectFrom(grouped.as('g')).selectAll();
     if (query.cursor) {
-      const [total, path] = decodeCursor(query.cursor, [cursorNumber, cursorText]);
+      const [total, path] = decodeCursor(query.cursor, [cursorInteger, cursorText]);
       q = q.where((eb) => eb.or([eb('total', '<', total), eb.and([eb('total', '=', total), eb('path', '>', path)])]));
     }
     const rows = await q

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { isoNow } from '../../core/clock.js';
-import { cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
+import { cursorInteger, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { CmsError, issuesError, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { isStorableText } from '../../core/text.js';
@@ -109,7 +109,7 @@ export function ruleOps(ctx: ServiceContext, cache: RuleCache, siteOrigin: () =>
       q = q.orderBy('source');
     } else if (sort === 'hits') {
       if (query.cursor) {
-        const [hits, id] = decodeCursor(query.cursor, [cursorNumber, cursorText]);
+        const [hits, id] = decodeCursor(query.cursor, [cursorInteger, cursorText]);
         q = q.where((eb) => eb.or([eb('hits', '<', hits), eb.and([eb('hits', '=', hits), eb('id', '<', id)])]));
       }
       q = q.orderBy('hits', 'desc').orderBy('id', 'desc');

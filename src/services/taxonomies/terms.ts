@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Actor, requirePermission } from '../../auth/actor.js';
-import { cursorNumber, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
+import { cursorInteger, cursorText, decodeCursor, encodeCursor } from '../../core/cursor.js';
 import { CmsError, issuesError, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
@@ -129,7 +129,7 @@ export function termOps(deps: TaxonomyDeps) {
       );
     }
     if (opts.cursor) {
-      const [position, id] = decodeCursor(opts.cursor, [cursorNumber, cursorText]);
+      const [position, id] = decodeCursor(opts.cursor, [cursorInteger, cursorText]);
       q = q.where((eb) =>
         eb.or([eb('position', '>', position), eb.and([eb('position', '=', position), eb('id', '>', id)])]),
       );
