@@ -4224,6 +4224,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createCollection: {
@@ -4315,7 +4324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4417,7 +4426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4490,6 +4499,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4590,7 +4608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4679,7 +4697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4754,6 +4772,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4854,7 +4881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4958,7 +4985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5032,6 +5059,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5133,7 +5169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5223,7 +5259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5296,6 +5332,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5394,7 +5439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5467,6 +5512,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5567,7 +5621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5657,7 +5711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5730,6 +5784,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5830,7 +5893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5917,7 +5980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6015,6 +6078,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listContentAuthors: {
@@ -6079,6 +6151,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6168,6 +6249,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6268,7 +6358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6348,6 +6438,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6450,7 +6549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6544,7 +6643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6648,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6752,7 +6851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6856,7 +6955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,7 +7059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7064,7 +7163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7168,7 +7267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7262,7 +7361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7356,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7431,6 +7530,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7514,6 +7622,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentPreviewUrl: {
@@ -7587,6 +7704,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getEntryLock: {
@@ -7653,6 +7779,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7755,7 +7890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7849,7 +7984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7930,6 +8065,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentDashboard: {
@@ -7995,6 +8139,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8079,6 +8232,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listContentRevisions: {
@@ -8148,6 +8310,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8250,7 +8421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8324,6 +8495,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8422,7 +8602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8495,6 +8675,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8595,7 +8784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8684,7 +8873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8708,6 +8897,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A file with the same hash, type and size exists: the item with `existing: true` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["MediaUploadUrlResult"];
+                    };
+                };
+            };
             /** @description Success */
             201: {
                 headers: {
@@ -8784,7 +8986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8874,6 +9076,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     uploadMedia: {
@@ -8890,14 +9101,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-            /** @description A file with the same hash, type and size exists: the item with `existing: true` */
+            /** @description Identical bytes: the existing item with `deduplicated: true` (alt and caption not applied) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8906,10 +9110,17 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["MediaUploadUrlResult"];
+                        data: components["schemas"]["MediaUploadResult"];
                     };
                 };
             };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["MediaUploadResult"];
@@ -8988,7 +9199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9071,6 +9282,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     updateMedia: {
@@ -9098,19 +9318,6 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["MediaSingle"];
-                    };
-                };
-            };
-            /** @description Identical bytes: the existing item with `deduplicated: true` (alt and caption not applied) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["MediaUploadResult"];
                     };
                 };
             };
@@ -9177,7 +9384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9266,7 +9473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9342,6 +9549,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9452,7 +9668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9554,7 +9770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9666,7 +9882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9766,7 +9982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9837,6 +10053,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9922,7 +10147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10003,6 +10228,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMediaUsageActivation: {
@@ -10065,6 +10299,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10171,7 +10414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10275,7 +10518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10349,6 +10592,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10451,7 +10703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10540,6 +10792,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     searchSuggest: {
@@ -10611,6 +10872,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10709,7 +10979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10809,7 +11079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10889,6 +11159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTaxonomies: {
@@ -10955,6 +11234,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11053,7 +11341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11128,6 +11416,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11230,7 +11527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11319,7 +11616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11392,6 +11689,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11492,7 +11798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11573,6 +11879,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11673,7 +11988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11749,6 +12064,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11852,7 +12176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11944,7 +12268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12022,6 +12346,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12127,7 +12460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12202,6 +12535,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12300,7 +12642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12375,6 +12717,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12477,7 +12828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12568,7 +12919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12672,7 +13023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12777,7 +13128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12869,7 +13220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12973,7 +13324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13049,6 +13400,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13147,7 +13507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13220,6 +13580,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13320,7 +13689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13409,7 +13778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13483,6 +13852,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13581,7 +13959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13654,6 +14032,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13741,7 +14128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13843,7 +14230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13946,7 +14333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14036,7 +14423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14138,7 +14525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14209,6 +14596,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14307,7 +14703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14393,6 +14789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUser: {
@@ -14457,6 +14862,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14557,7 +14971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14646,7 +15060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14735,7 +15149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14813,6 +15227,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTransferExports: {
@@ -14883,6 +15306,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14984,7 +15416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15057,6 +15489,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15144,7 +15585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15271,6 +15712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     downloadTransferExportFile: {
@@ -15343,6 +15793,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15426,6 +15885,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTransferImports: {
@@ -15496,6 +15964,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15581,7 +16058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15661,6 +16138,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTransferImportMissingFiles: {
@@ -15730,6 +16216,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15842,7 +16337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15962,7 +16457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16044,6 +16539,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16147,7 +16651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16236,7 +16740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16325,7 +16829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16414,7 +16918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16503,6 +17007,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTransferApprovals: {
@@ -16573,6 +17086,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16660,7 +17182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16749,7 +17271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16822,6 +17344,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16920,7 +17451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17022,7 +17553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17114,7 +17645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17180,6 +17711,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17291,7 +17831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17364,6 +17904,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17462,7 +18011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17548,6 +18097,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getComment: {
@@ -17612,6 +18170,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17699,7 +18266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17801,7 +18368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17884,6 +18451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listNotFoundEntries: {
@@ -17955,6 +18531,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18053,7 +18638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18140,7 +18725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18221,6 +18806,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listRedirects: {
@@ -18292,6 +18886,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18390,7 +18993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18463,6 +19066,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18563,7 +19175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18652,7 +19264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18712,6 +19324,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18785,6 +19406,15 @@ export interface operations {
             };
             /** @description Internal failure (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18887,7 +19517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
                 headers: {
                     [name: string]: unknown;
