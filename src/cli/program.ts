@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { backupCommands } from './commands/backup.js';
 import { completionCommand } from './commands/completion.js';
 import { contentCommands } from './commands/content.js';
 import { importCommand } from './commands/import.js';
@@ -69,6 +70,7 @@ export function buildProgram(io: Io): Command {
   transferCommands(program, ctx);
   loginCommands(program, ctx);
   serverCommands(program, ctx);
+  backupCommands(program, ctx);
   completionCommand(program, ctx);
   return program;
 }
