@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../core/config.js';
 import { type CliContext, examples } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { wantsRemote } from '../target/select.js';
 
-function config(io: Io) {
+// Configuration (and what it loads) is imported on use: `cms --help` and remote commands load no server code.
+async function config(io: Io) {
+  const { ConfigError, loadConfig } = await import('../../core/config.js');
   try {
     return loadConfig(io.env as NodeJS.ProcessEnv, io.cwd);
   } catch (err) {
@@ -32,7 +33,7 @@ export function backupCommands(program: Command, ctx: CliContext): void {
       .description('Copy a SQLite site (database and media) into an empty directory while the server runs')
       .action(async (dir: string, _opts: unknown, cmd: Command) => {
         if (wantsRemote(ctx.io, ctx.globals(cmd))) throw new UsageError('cms backup works on the local database only');
-        const cfg = config(ctx.io);
+        const cfg = await config(ctx.io);
         const { connect } = await import('../../db/connect.js');
         const { backupSite } = await import('../../services/backup/index.js');
         const database = connect(cfg.databaseUrl, { sqliteCacheSize: cfg.sqliteCacheSize });
@@ -51,7 +52,7 @@ export function backupCommands(program: Command, ctx: CliContext): void {
       .description('Restore a cms backup into an empty data directory')
       .action(async (dir: string, _opts: unknown, cmd: Command) => {
         if (wantsRemote(ctx.io, ctx.globals(cmd))) throw new UsageError('cms restore works on the local database only');
-        const cfg = config(ctx.io);
+        const cfg = await config(ctx.io);
         const { restoreSite } = await import('../../services/backup/index.js');
         const manifest = await refusals(async () => restoreSite(cfg, resolve(ctx.io.cwd, dir)));
         ctx.io.stderr.write(`Restored the backup of ${manifest.createdAt} (${manifest.migrationLevel})\n`);
