@@ -1,20 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { loadCliConfig } from '../config.js';
 import { type CliContext, examples } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
-import type { Io } from '../io.js';
 import { wantsRemote } from '../target/select.js';
-
-// Configuration (and what it loads) is imported on use: `cms --help` and remote commands load no server code.
-async function config(io: Io) {
-  const { ConfigError, loadConfig } = await import('../../core/config.js');
-  try {
-    return loadConfig(io.env as NodeJS.ProcessEnv, io.cwd);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
-  }
-}
 
 async function refusals<T>(fn: () => Promise<T>): Promise<T> {
   const { BackupError } = await import('../../services/backup/index.js');
@@ -33,7 +22,7 @@ export function backupCommands(program: Command, ctx: CliContext): void {
       .description('Copy a SQLite site (database and media) into an empty directory while the server runs')
       .action(async (dir: string, _opts: unknown, cmd: Command) => {
         if (wantsRemote(ctx.io, ctx.globals(cmd))) throw new UsageError('cms backup works on the local database only');
-        const cfg = await config(ctx.io);
+        const cfg = await loadCliConfig(ctx.io);
         const { connect } = await import('../../db/connect.js');
         const { backupSite } = await import('../../services/backup/index.js');
         const database = connect(cfg.databaseUrl, { sqliteCacheSize: cfg.sqliteCacheSize });
@@ -52,7 +41,7 @@ export function backupCommands(program: Command, ctx: CliContext): void {
       .description('Restore a cms backup into an empty data directory')
       .action(async (dir: string, _opts: unknown, cmd: Command) => {
         if (wantsRemote(ctx.io, ctx.globals(cmd))) throw new UsageError('cms restore works on the local database only');
-        const cfg = await config(ctx.io);
+        const cfg = await loadCliConfig(ctx.io);
         const { restoreSite } = await import('../../services/backup/index.js');
         const manifest = await refusals(async () => restoreSite(cfg, resolve(ctx.io.cwd, dir)));
         ctx.io.stderr.write(`Restored the backup of ${manifest.createdAt} (${manifest.migrationLevel})\n`);

@@ -2,7 +2,6 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import { personActor, roleName, systemActor } from '../../auth/actor.js';
-import { ConfigError, loadConfig } from '../../core/config.js';
 import { constraintConflict, isCmsError, issuesError } from '../../core/errors.js';
 import { createLogger } from '../../core/log.js';
 import { assertStorable } from '../../core/text.js';
@@ -45,7 +44,8 @@ import {
   TransferListQuery,
 } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
-import { ApiError, CliError, UsageError } from '../errors.js';
+import { loadCliConfig } from '../config.js';
+import { ApiError, CliError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { Target } from './types.js';
 
@@ -63,13 +63,7 @@ export interface LocalOptions {
 
 /** Open the service as the server would, logging to stderr only (stdout carries data). */
 export async function openCms(io: Io): Promise<Cms> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(io.env as NodeJS.ProcessEnv, io.cwd);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
-    throw err;
-  }
+  const config = await loadCliConfig(io);
   // Warnings and worse only, on stderr, written at once so they are not lost when the command exits.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
   const { pino } = await import('pino');
