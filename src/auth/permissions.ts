@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   'transfer:import': ROLES.ADMIN,
   'import:execute': ROLES.ADMIN,
   'plugins:manage': ROLES.ADMIN,
+  // The consistency checker reads every table and its repair rewrites derived state.
+  'site:check': ROLES.ADMIN,
 } as const satisfies Record<string, RoleLevel>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,4 +1,5 @@
 import { createAuthService } from './auth/index.js';
+import { createCheckService } from './check/index.js';
 import { createCommentsService } from './comments/index.js';
 import { createContentService } from './content/index.js';
 import type { ServiceContext } from './context.js';
@@ -65,6 +66,7 @@ export function createServices(ctx: ServiceContext) {
     seo: createSeoService(ctx, { schema, content }),
     health: createHealthService(ctx),
     transfer,
+    check: createCheckService(ctx, { schema, media, search, mediaUsage }),
   };
 }
 

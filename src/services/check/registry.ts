@@ -1,0 +1,7 @@
+import type { Check } from './model.js';
+import { orphansCheck } from './orphans.js';
+import { revisionsCheck } from './revisions.js';
+import { termCountsCheck } from './term-counts.js';
+
+/** Every check, in the order `cms check` runs them (see CHECK_IDS). */
+export const CHECKS: readonly Check[] = [revisionsCheck, orphansCheck, termCountsCheck];
