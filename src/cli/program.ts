@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { backupCommands } from './commands/backup.js';
+import { checkCommands } from './commands/check.js';
 import { completionCommand } from './commands/completion.js';
 import { contentCommands } from './commands/content.js';
 import { importCommand } from './commands/import.js';
@@ -71,6 +72,7 @@ export function buildProgram(io: Io): Command {
   loginCommands(program, ctx);
   serverCommands(program, ctx);
   backupCommands(program, ctx);
+  checkCommands(program, ctx);
   completionCommand(program, ctx);
   return program;
 }

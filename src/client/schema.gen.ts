@@ -2061,6 +2061,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify derived and referential state: revision pointers, orphaned rows, term counts, search index, media usage, stored files
+         * @description Reads only. A 200 answer with `status: problems` lists what is wrong per check. Administrators (`site:check`); Bearer tokens also need the `admin` scope.
+         */
+        get: operations["checkSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/check/repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check, and repair what can be derived from the content (in bounded steps)
+         * @description Rebuilds counts, indexes and usage from the content and removes orphaned rows and old unowned files; never changes content. What cannot be derived (a missing file) stays reported. Administrators (`site:check`); Bearer tokens also need the `admin` scope.
+         */
+        post: operations["repairSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4145,6 +4185,50 @@ export interface components {
             description?: string | null;
             canonical?: string | null;
             noindex?: boolean;
+        };
+        CheckReport: {
+            /**
+             * @description `ok`: nothing found; `repaired`: every problem found was repaired; `problems`: some remain
+             * @enum {string}
+             */
+            status: "ok" | "repaired" | "problems";
+            repair: boolean;
+            startedAt: string;
+            durationMs: number;
+            checks: components["schemas"]["CheckSummary"][];
+        };
+        CheckSummary: {
+            /**
+             * @description A check: one of the ids listed in the description
+             * @enum {string}
+             */
+            id: "revisions" | "orphans" | "term-counts" | "search" | "media-usage" | "storage";
+            title: string;
+            /**
+             * @description `skipped`: the check did not apply (see `note`)
+             * @enum {string}
+             */
+            status: "ok" | "problems" | "skipped";
+            /** @description Every problem found (repaired or not) */
+            problems: number;
+            repaired: number;
+            note: string | null;
+            /** @description The first 100 findings in full; the counts cover all */
+            findings: components["schemas"]["CheckFinding"][];
+            durationMs: number;
+        };
+        CheckFinding: {
+            /** @description What is wrong, e.g. ORPHANED_ROWS, TERM_COUNT_WRONG, DANGLING_DRAFT_REVISION */
+            code: string;
+            message: string;
+            /** @description Collection slug, when the finding belongs to one */
+            collection: string | null;
+            /** @description The row or object: entry ID, term group, storage key … */
+            subject: string | null;
+            /** @description Whether a repair can derive the fix from the rest of the data */
+            repairable: boolean;
+            /** @description Set when this run repaired it */
+            repaired: boolean;
         };
     };
     responses: never;
@@ -19451,6 +19535,190 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["EntrySeo"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body of another media type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    checkSite: {
+        parameters: {
+            query?: {
+                /** @description Only these checks, comma-separated (default: all): revisions, orphans, term-counts, search, media-usage, storage */
+                checks?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CheckReport"];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permission or scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal failure (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    repairSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only these checks, comma-separated (default: all): revisions, orphans, term-counts, search, media-usage, storage */
+                    checks?: ("revisions" | "orphans" | "term-counts" | "search" | "media-usage" | "storage")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CheckReport"];
                     };
                 };
             };

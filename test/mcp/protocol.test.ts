@@ -83,6 +83,9 @@ const SPEC_TOOLS: Record<string, string> = {
 /** Core tools beyond the spec's inventory (each also a REST operation outside its tables). */
 const BEYOND_SPEC: Record<string, string> = {
   content_preview_url: 'Get Content Preview Link',
+  // The consistency checker (docs/operations.md).
+  check_site: 'Check Site Consistency',
+  repair_site: 'Repair Site Consistency',
 };
 
 /** Site transfer tools that only read (site_export_status runs a step, so it writes). */
@@ -117,6 +120,7 @@ describeEachDialect('MCP endpoint', (dialect) => {
         t.name.endsWith('_list_trashed') ||
         t.name === 'search' ||
         t.name === 'content_preview_url' ||
+        t.name === 'check_site' ||
         TRANSFER_READS.includes(t.name);
       expect(t.annotations?.readOnlyHint, t.name).toBe(readOnly);
       expect(t.annotations?.destructiveHint, t.name).toBe(DESTRUCTIVE.includes(t.name));

@@ -57,6 +57,8 @@ const FAILURES: Record<string, [Record<string, unknown>, string]> = {
   media_update: [{ id: MISSING, alt: 'x' }, 'NOT_FOUND'],
   media_delete: [{ id: MISSING }, 'NOT_FOUND'],
   media_usage_repair: [{ scope: 'collection', collection: 'nope' }, 'NOT_FOUND'],
+  check_site: [{ checks: ['nope'] }, 'VALIDATION_ERROR'],
+  repair_site: [{ checks: ['revisions', 'nope'] }, 'VALIDATION_ERROR'],
   taxonomy_list: [{ locale: 'xx' }, 'VALIDATION_ERROR'],
   taxonomy_get: [{ name: 'nope' }, 'NOT_FOUND'],
   taxonomy_create: [{ name: 'tags', label: 'Again', hierarchical: true }, 'VALIDATION_ERROR'],

@@ -378,5 +378,14 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
         receipt: (id) => answer(() => imports.receipt(actor, importId(id))),
       },
     },
+    site: {
+      check: (checks) => answer(() => services.check.run(actor, { checks })),
+      // A repair writes: both write gates, as REST and MCP apply them.
+      repair: (checks) =>
+        gated(async () => {
+          await services.mediaUsage.checkWritesOpen();
+          return services.check.run(actor, { checks, repair: true });
+        }),
+    },
   };
 }

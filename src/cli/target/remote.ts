@@ -296,5 +296,10 @@ export function openRemoteTarget(source: TokenSource): Target {
         receipt: (id) => unwrap(api.GET('/admin/transfer/imports/{id}/receipt', { params: { path: { id } } })),
       },
     },
+    site: {
+      check: (checks) =>
+        unwrap(api.GET('/admin/check', { params: { query: checks?.length ? { checks: checks.join(',') } : {} } })),
+      repair: (checks) => unwrap(api.POST('/admin/check/repair', { body: checks?.length ? { checks } : {} })),
+    },
   };
 }

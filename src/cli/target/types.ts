@@ -48,6 +48,8 @@ export type TransferImport = S['TransferImport'];
 export type TransferImportPlan = S['TransferImportPlan'];
 export type TransferImportReceipt = S['TransferImportReceipt'];
 export type TransferImportMissing = S['TransferImportMissingFiles'];
+export type CheckReport = S['CheckReport'];
+export type CheckId = S['CheckSummary']['id'];
 
 export interface ListContentParams {
   locale?: string;
@@ -234,6 +236,12 @@ export interface TransferOps {
   imports: TransferImportOps;
 }
 
+/** The consistency checker: check reads only; repair fixes what can be derived (a write). */
+export interface SiteOps {
+  check(checks?: CheckId[]): Promise<CheckReport>;
+  repair(checks?: CheckId[]): Promise<CheckReport>;
+}
+
 export interface Target {
   readonly kind: 'local' | 'remote';
   /** Which site or database, and as whom: printed on stderr before a command runs. */
@@ -244,5 +252,6 @@ export interface Target {
   readonly tokens: TokenOps;
   readonly structure: StructureOps;
   readonly transfer: TransferOps;
+  readonly site: SiteOps;
   close(): Promise<void>;
 }

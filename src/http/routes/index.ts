@@ -3,6 +3,7 @@ import { adminContentRoutes } from './admin-content.js';
 import { allowedDomainRoutes } from './allowed-domains.js';
 import { authRoutes } from './auth.js';
 import { bylineRoutes } from './bylines.js';
+import { checkRoutes } from './check.js';
 import { commentRoutes } from './comments.js';
 import { contentRoutes } from './content.js';
 import { importRoutes } from './import.js';
@@ -47,4 +48,5 @@ export function registerRoutes(api: Api): void {
   redirectRoutes(api);
   seoRoutes(api);
   importRoutes(api);
+  checkRoutes(api);
 }

@@ -1,5 +1,6 @@
 import type { ToolDef } from '../registry.js';
 import { bylineTools } from './bylines.js';
+import { checkTools } from './check.js';
 import { contentTools } from './content.js';
 import { mediaTools } from './media.js';
 import { mediaUsageTools } from './media-usage.js';
@@ -24,4 +25,5 @@ export const coreTools: ToolDef[] = [
   ...settingsTools,
   ...searchTools,
   ...transferTools,
+  ...checkTools,
 ];

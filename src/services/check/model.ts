@@ -1,9 +1,8 @@
+import type { CheckId } from '../../core/checks.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaSnapshot } from '../schema/model.js';
 
-/** The checks `cms check` runs, in the order they run (derived state last: it is rebuilt from the rest). */
-export const CHECK_IDS = ['revisions', 'orphans', 'term-counts', 'search', 'media-usage', 'storage'] as const;
-export type CheckId = (typeof CHECK_IDS)[number];
+export { CHECK_IDS, type CheckId } from '../../core/checks.js';
 
 /** One thing found wrong. `subject` names the row or object (collection slug, entry ID, storage key …). */
 export interface Finding {
