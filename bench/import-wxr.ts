@@ -7,7 +7,9 @@
  * postgres://postgres@127.0.0.1:5432/test) and gets a fresh schema, dropped
  * afterwards. Items per second counts every item of the file the execute
  * stage handled (imported, skipped or failed) over the execute duration; the
- * content items per second counts only the entries written.
+ * content items per second counts only the entries written. Then the
+ * consistency checker runs over the imported site (`checkSeconds`, and each
+ * check's status, problems and time).
  */
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +106,11 @@ async function run(dialect: 'sqlite' | 'postgres') {
     const t3 = performance.now();
     const seconds = (t3 - t2) / 1000;
     const handled = result.imported + result.skipped + result.failed;
+    // The consistency checker over what the import wrote: how long a whole check of the site takes.
+    const t4 = performance.now();
+    const report = await cms.services.check.run(actor, {});
+    const checkSeconds = (performance.now() - t4) / 1000;
+    peak = Math.max(peak, process.memoryUsage().rss);
     return {
       dialect,
       items: result.items,
@@ -116,6 +123,8 @@ async function run(dialect: 'sqlite' | 'postgres') {
       entriesPerSecond: Math.round(result.imported / seconds),
       rssBeforeExecuteMB: Math.round(baseRss / 2 ** 20),
       peakRssMB: Math.round(peak / 2 ** 20),
+      checkSeconds: +checkSeconds.toFixed(2),
+      check: `${report.status} (${report.checks.map((c) => `${c.id} ${c.status} ${c.problems} in ${c.durationMs} ms`).join('; ')})`,
     };
   } finally {
     clearInterval(sampler);
