@@ -17,15 +17,20 @@ describe('server lifecycle', () => {
     });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let arrived!: () => void;
+    const inHandler = new Promise<void>((r) => (arrived = r));
     cms.app.get('/slow', async (c) => {
+      arrived();
       await gate;
       return c.text('done');
     });
     const running = await listen(cms, 0, '127.0.0.1');
     const inFlight = fetch(`${running.url}/slow`).then((r) => r.text());
-    await new Promise((r) => setTimeout(r, 100));
+    await inHandler;
     const stopped = running.stop();
-    setTimeout(release, 200);
+    // While the request is held, the server already refuses new connections.
+    await expect(fetch(`${running.url}/_cms/api/openapi.json`)).rejects.toThrow();
+    release();
     expect(await inFlight).toBe('done');
     await stopped;
     await expect(fetch(`${running.url}/_cms/api/openapi.json`)).rejects.toThrow();
