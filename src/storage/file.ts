@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, mkdir, opendir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import {
   assertKey,
   assertPrefix,
   type ByteRange,
   DERIVED_KEY,
+  type ListedObject,
   type ObjectHeaders,
   type ObjectInfo,
   type ReadResult,
@@ -80,6 +81,42 @@ export class FileStorage implements Storage {
     await rm(this.derivedPath(assertPrefix(prefix)), { recursive: true, force: true });
   }
 
+  /**
+   * Walk the folders below the root, one directory handle open per level. A file's key is the
+   * one `pathOf` puts there (`<2 chars>/<key>` for an original, `derived/<2 chars>/<id>/…` for a
+   * derivative); a file anywhere else is listed under its relative path. A derived prefix walks
+   * only the derived folders.
+   */
+  async *list(prefix = ''): AsyncIterable<ListedObject> {
+    const start = prefix.startsWith('derived/') ? join(this.root, 'derived') : this.root;
+    for await (const path of walk(start)) {
+      const key = this.keyOf(path);
+      if (!key.startsWith(prefix)) continue;
+      let info: Awaited<ReturnType<typeof stat>>;
+      try {
+        info = await stat(path);
+      } catch (err) {
+        // Deleted since the folder was read.
+        if (isMissing(err)) continue;
+        throw err;
+      }
+      yield { key, size: info.size, modifiedAt: info.mtime };
+    }
+  }
+
+  /** The key `pathOf` maps to this file, or the relative path when no key does (a stray file). */
+  private keyOf(path: string): string {
+    const parts = relative(this.root, path).split(sep);
+    const [top, , ...rest] = parts;
+    const candidate = top === 'derived' ? `derived/${rest.join('/')}` : (parts[parts.length - 1] as string);
+    try {
+      if (this.pathOf(candidate) === path) return candidate;
+    } catch {
+      // Not a key's name.
+    }
+    return parts.join('/');
+  }
+
   localPath(key: string): string {
     return this.pathOf(key);
   }
@@ -94,5 +131,22 @@ export class FileStorage implements Storage {
 
   publicUrl(): string | null {
     return null;
+  }
+}
+
+/** Every file below `dir` (none when it does not exist), depth first. */
+async function* walk(dir: string): AsyncGenerator<string> {
+  let handle: Awaited<ReturnType<typeof opendir>>;
+  try {
+    handle = await opendir(dir);
+  } catch (err) {
+    // An empty store has no folder yet; a folder removed since its parent was read holds nothing.
+    if (isMissing(err)) return;
+    throw err;
+  }
+  for await (const entry of handle) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
   }
 }

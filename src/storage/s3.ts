@@ -7,6 +7,7 @@ import {
   assertKey,
   assertPrefix,
   type ByteRange,
+  type ListedObject,
   type ObjectHeaders,
   type ObjectInfo,
   type ReadResult,
@@ -46,7 +47,11 @@ export class S3Storage implements Storage {
   readonly kind = 's3' as const;
   private client: Promise<{ client: S3Client; sdk: Awaited<ReturnType<typeof loadSdk>> }> | null = null;
 
-  constructor(private readonly config: S3Config) {}
+  /** `pageSize`: keys per ListObjectsV2 page (S3 answers at most 1,000; a test asks for fewer to see paging). */
+  constructor(
+    private readonly config: S3Config,
+    private readonly pageSize = 1000,
+  ) {}
 
   private connect() {
     const { config } = this;
@@ -142,6 +147,31 @@ export class S3Storage implements Storage {
         await client.send(
           new sdk.s3.DeleteObjectsCommand({ Bucket: this.config.bucket, Delete: { Objects: keys, Quiet: true } }),
         );
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /**
+   * ListObjectsV2 a page at a time, following continuation tokens. The bucket's key prefix
+   * ends in a slash when listed, so the objects of `site` are not mixed with those of `site2`.
+   */
+  async *list(prefix = ''): AsyncIterable<ListedObject> {
+    const { client, sdk } = await this.connect();
+    const base = this.config.prefix ? `${this.config.prefix}/` : '';
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new sdk.s3.ListObjectsV2Command({
+          Bucket: this.config.bucket,
+          Prefix: base + prefix,
+          MaxKeys: this.pageSize,
+          ContinuationToken: token,
+        }),
+      );
+      for (const o of page.Contents ?? []) {
+        if (!o.Key?.startsWith(base)) continue;
+        yield { key: o.Key.slice(base.length), size: Number(o.Size ?? 0), modifiedAt: o.LastModified ?? new Date() };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -16,6 +16,15 @@ export interface ObjectInfo {
   size: number;
 }
 
+/** One stored object as `Storage.list` yields it. */
+export interface ListedObject {
+  /** The key as `head`, `read` and `delete` take it (a bucket's key prefix removed). */
+  key: string;
+  size: number;
+  /** When the bytes were written (file modification time, S3 LastModified). */
+  modifiedAt: Date;
+}
+
 export interface ByteRange {
   /** First byte, inclusive. */
   start: number;
@@ -49,6 +58,14 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Remove every object under a derived prefix (`DERIVED_PREFIX`); an empty prefix is not an error. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Every stored object whose key starts with `prefix` (all of them by default), in no set order,
+   * read a page or a folder at a time (memory stays flat however many there are). An object
+   * written or removed while the listing runs may or may not be in it. Objects this store holds
+   * that no key names (a stray file in the media folder) are listed under their path relative to
+   * the store, so whoever reads the list sees them; `assertKey` tells which ones are keys.
+   */
+  list(prefix?: string): AsyncIterable<ListedObject>;
   /** A path on this machine holding the object, when the store is the local file system (no copy needed). */
   localPath(key: string): string | null;
   /** Where a client uploads the bytes of a pending item; null URL means the same-origin route. */
