@@ -16,6 +16,7 @@ export interface NavItem {
     | '/not-found'
     | '/schema'
     | '/media-usage'
+    | '/site-health'
     | '/taxonomies'
     | '/menus'
     | '/sections'
@@ -68,6 +69,7 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { to: '/schema', label: 'Schema', adminOnly: true },
       { to: '/media-usage', label: 'Media usage', adminOnly: true },
+      { to: '/site-health', label: 'Site health', adminOnly: true },
       { to: '/settings', label: 'Settings', minRole: 40 },
       { to: '/users', label: 'Users', adminOnly: true },
       { to: '/allowed-domains', label: 'Allowed domains', adminOnly: true },

@@ -64,6 +64,7 @@ const BlockTypesPage = lazy(() => import('./pages/schema/BlockTypes').then((m) =
 const MediaUsagePage = lazy(() =>
   import('./pages/media-usage/MediaUsage').then((m) => ({ default: m.MediaUsagePage })),
 );
+const SiteCheckPage = lazy(() => import('./pages/site-check/SiteCheck').then((m) => ({ default: m.SiteCheckPage })));
 const TransferPage = lazy(() => import('./pages/transfer/Transfer').then((m) => ({ default: m.TransferPage })));
 const OrphansPage = lazy(() => import('./pages/schema/Orphans').then((m) => ({ default: m.OrphansPage })));
 
@@ -403,6 +404,13 @@ const mediaUsageRoute = createRoute({
   component: () => suspended(<MediaUsagePage />),
 });
 
+/** The consistency checker and its repair (Admins; `site:check`). */
+const siteHealthRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/site-health',
+  component: () => suspended(<SiteCheckPage />),
+});
+
 /** Site transfer: exports and the approvals MCP clients ask for (Admins; `transfer:export`). */
 const transferRoute = createRoute({
   getParentRoute: () => adminRoute,
@@ -508,6 +516,7 @@ const routeTree = rootRoute.addChildren([
       blockTypesRoute,
       orphansRoute,
       mediaUsageRoute,
+      siteHealthRoute,
       transferRoute,
     ]),
   ]),
