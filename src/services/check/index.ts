@@ -58,7 +58,7 @@ export function createCheckService(ctx: ServiceContext, deps: CheckDeps) {
     const checks: CheckSummary[] = [];
     for (const check of CHECKS.filter((c) => wanted.includes(c.id))) {
       // Each check reads the schema as it is when it starts: a repair of one may follow a change.
-      const env: CheckEnv<CheckDeps> = { ctx, snap: await deps.schema.snapshot(), repair, deps };
+      const env: CheckEnv<CheckDeps> = { ctx, snap: await deps.schema.snapshot(), repair, deps, actor };
       const { sink, summary } = collector(check.id, check.title);
       const began = Date.now();
       await check.run(env as CheckEnv, sink);

@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/actor.js';
 import type { CheckId } from '../../core/checks.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaSnapshot } from '../schema/model.js';
@@ -64,6 +65,8 @@ export interface CheckEnv<D = unknown> {
   /** Fix what can be derived, in bounded steps of their own transactions. */
   repair: boolean;
   deps: D;
+  /** Who runs the check (repairs that go through a service's own permission check act as them). */
+  actor: Actor;
 }
 
 export interface Check<D = unknown> {

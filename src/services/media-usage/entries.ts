@@ -110,18 +110,7 @@ export async function indexRange(
   if (cursor !== null) q = q.where('entry_id', '>', cursor);
   if (!done && chunk.last !== null) q = q.where('entry_id', '<=', chunk.last);
   await q.execute();
-  const rows: MediaUsageTable[] = [];
-  let skipped = 0;
-  let referencing = 0;
-  for (const entry of chunk.entries) {
-    try {
-      const mine = rowsOf(c, entry, snap);
-      if (mine.length) referencing++;
-      rows.push(...mine);
-    } catch {
-      skipped++;
-    }
-  }
+  const { rows, referencing, skipped } = rowsOfRange(c, chunk.entries, snap);
   await insertRows(trx, rows);
   return {
     last: chunk.last ?? cursor,
@@ -129,8 +118,33 @@ export async function indexRange(
     entries: chunk.entries.length,
     referencing,
     references: rows.length,
-    skipped,
+    skipped: skipped.length,
   };
+}
+
+/**
+ * The rows a range of entries implies, without writing (an index step writes them; the
+ * consistency checker compares them): entries whose stored values cannot be read are listed
+ * in `skipped` and have none.
+ */
+export function rowsOfRange(
+  c: CollectionInfo,
+  entries: IndexedEntry[],
+  snap: SchemaSnapshot,
+): { rows: MediaUsageTable[]; referencing: number; skipped: string[] } {
+  const rows: MediaUsageTable[] = [];
+  const skipped: string[] = [];
+  let referencing = 0;
+  for (const entry of entries) {
+    try {
+      const mine = rowsOf(c, entry, snap);
+      if (mine.length) referencing++;
+      rows.push(...mine);
+    } catch {
+      skipped.push(entry.row.id);
+    }
+  }
+  return { rows, referencing, skipped };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { runNamed } from '../../db/pg-named.js';
-import { assertIndexTable, type RankRequest, type SearchEngine } from './engine.js';
+import { assertIndexTable, indexBaseOf, type RankRequest, type SearchEngine } from './engine.js';
 import { postgresHeads, tokensOf } from './engine-postgres-heads.js';
 import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
 import { TIERS, type Tier } from './model.js';
@@ -421,6 +421,40 @@ export function postgresEngine(): SearchEngine {
             ${sql.join(['text', 'heads', 'hkeys', 'hfloors', 'hmeta', 'pairs', 'pwords'].map((s) => sql`to_regclass(${`${table}_${s}`})`))}]) r
             where r is not null)::float8 as bytes`.execute(db);
       return { documents: Number(rows[0]?.n ?? 0), sizeBytes: Number(rows[0]?.bytes ?? 0) };
+    },
+
+    async indexedEntries(db, table, after, limit) {
+      const { rows } = await sql<{ entry_id: string }>`select distinct entry_id from ${id(table)}
+        where ${after === null ? sql`true` : sql`entry_id > ${after}`} order by entry_id limit ${limit}`.execute(db);
+      return rows.map((r) => r.entry_id);
+    },
+
+    async documentKeys(db, table, entryIds) {
+      if (!entryIds.length) return [];
+      const { rows } = await sql<{
+        entry_id: string;
+        version: number | string;
+        live: boolean;
+        current: boolean;
+        locale: string;
+        status: string;
+      }>`select entry_id, version, live, current, locale, status from ${id(table)}
+        where entry_id = any(${entryIds})`.execute(db);
+      return rows.map((r) => ({
+        entryId: r.entry_id,
+        version: Number(r.version),
+        live: r.live,
+        current: r.current,
+        locale: r.locale,
+        status: r.status,
+      }));
+    },
+
+    async indexTables(db) {
+      // Tables of this connection's schema only: another schema's index belongs to another site.
+      const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables
+        where schemaname = current_schema() and starts_with(tablename, '_cms_fts_')`.execute(db);
+      return [...new Set(rows.map((r) => indexBaseOf(r.name)).filter((n): n is string => n !== null))].sort();
     },
   };
 }

@@ -1,6 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
-import { assertIndexTable, type Keyset, MARK_CLOSE, MARK_OPEN, type RankRequest, type SearchEngine } from './engine.js';
+import {
+  assertIndexTable,
+  indexBaseOf,
+  type Keyset,
+  MARK_CLOSE,
+  MARK_OPEN,
+  type RankRequest,
+  type SearchEngine,
+} from './engine.js';
 import { createVocab, sqliteHeads, vocabOf } from './engine-sqlite-heads.js';
 import { writeLegacy } from './engine-sqlite-legacy.js';
 import { addDocuments, createHeadTables, dropHeadTables, readHeadMeta, removeDocuments } from './heads.js';
@@ -299,6 +307,39 @@ export const sqliteEngine: SearchEngine = {
       // A build without the dbstat table: the size is unknown.
     }
     return { documents: Number(rows[0]?.n ?? 0), sizeBytes };
+  },
+
+  async indexedEntries(db, table, after, limit) {
+    const { rows } = await sql<{ entry_id: string }>`select distinct entry_id from ${docsOf(table)}
+      where ${after === null ? sql`1 = 1` : sql`entry_id > ${after}`} order by entry_id limit ${limit}`.execute(db);
+    return rows.map((r) => r.entry_id);
+  },
+
+  async documentKeys(db, table, entryIds) {
+    if (!entryIds.length) return [];
+    const { rows } = await sql<{
+      entry_id: string;
+      version: number;
+      live: number;
+      current: number;
+      locale: string;
+      status: string;
+    }>`select entry_id, version, live, current, locale, status from ${docsOf(table)}
+      where entry_id in (${sql.join(entryIds)})`.execute(db);
+    return rows.map((r) => ({
+      entryId: r.entry_id,
+      version: Number(r.version),
+      live: Number(r.live) === 1,
+      current: Number(r.current) === 1,
+      locale: r.locale,
+      status: r.status,
+    }));
+  },
+
+  async indexTables(db) {
+    const { rows } = await sql<{ name: string }>`select name from sqlite_schema
+      where type = 'table' and name glob '_cms_fts_*'`.execute(db);
+    return [...new Set(rows.map((r) => indexBaseOf(r.name)).filter((n): n is string => n !== null))].sort();
   },
 };
 

@@ -108,6 +108,22 @@ export interface SearchEngine {
   passages(db: Kdb, req: RankRequest, candidates: Candidate[]): Promise<Passage[]>;
   suggest(db: Kdb, req: SuggestRequest): Promise<SuggestRow[]>;
   stats(db: Kdb, table: string): Promise<{ documents: number; sizeBytes: number | null }>;
+  /** Entry IDs that have documents in the index after `after`, in ID order, at most `limit` (the consistency checker). */
+  indexedEntries(db: Kdb, table: string, after: string | null, limit: number): Promise<string[]>;
+  /** What the index holds for the given entries: one key per document (the consistency checker). */
+  documentKeys(db: Kdb, table: string, entryIds: string[]): Promise<DocumentKey[]>;
+  /** Base names of every index table in the database, whatever the settings say (leftovers included). */
+  indexTables(db: Kdb): Promise<string[]>;
+}
+
+/** An indexed document as the consistency checker compares it with what the entry implies. */
+export interface DocumentKey {
+  entryId: string;
+  version: number;
+  live: boolean;
+  current: boolean;
+  locale: string;
+  status: string;
 }
 
 /** Snippet match markers: control characters, which indexed text never contains (text.ts strips them). */
@@ -119,6 +135,11 @@ const TABLE_NAME = /^_cms_fts_[0-9a-z]{26}_[0-9]{1,9}$/;
 
 export function indexTableName(collectionId: string, generation: number): string {
   return assertIndexTable(`_cms_fts_${collectionId.toLowerCase()}_${generation}`);
+}
+
+/** The index table a table of an index belongs to (`_cms_fts_<id>_<gen>` and its `_docs`, `_heads` … tables). */
+export function indexBaseOf(name: string): string | null {
+  return /^(_cms_fts_[0-9a-z]{26}_[0-9]{1,9})(?:_[a-z]+)?$/.exec(name)?.[1] ?? null;
 }
 
 export function assertIndexTable(name: string): string {

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
 import { adminOps } from './admin.js';
 import { buildOps, type IndexDeps } from './build.js';
+import { consistencyOps } from './consistency.js';
 import { postgresEngine } from './engine-postgres.js';
 import { sqliteEngine } from './engine-sqlite.js';
 import { listenerOps } from './listeners.js';
@@ -48,6 +49,8 @@ export function createSearchService(
     worker: workerOps(deps, builds, ctx.log),
     /** Build steps, for operators and tests that drive a rebuild one step at a time. */
     advance: builds.advance,
+    /** The consistency checker's view of the index and its repairs (check/search.ts). */
+    consistency: consistencyOps(deps, builds),
   };
 }
 
