@@ -205,3 +205,13 @@ export function constraintConflict(err: unknown): CmsError | null {
   if (isForeignKeyViolation(err)) return new CmsError('CONFLICT', 'A related record is missing or still in use');
   return null;
 }
+
+/**
+ * What a door answers for anything a service threw: the CmsError itself, or a constraint race as a
+ * conflict, or the database's state (unavailable, full); null for a failure that stays internal.
+ * REST, MCP, the CLI and the site import all translate through this one rule.
+ */
+export function knownFailure(err: unknown): CmsError | null {
+  if (isCmsError(err)) return err;
+  return constraintConflict(err) ?? databaseFailure(err);
+}

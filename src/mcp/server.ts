@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../auth/actor.js';
 import { requireScope } from '../auth/actor.js';
-import { CmsError, constraintConflict, isCmsError } from '../core/errors.js';
+import { CmsError, knownFailure } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { assertStorable } from '../core/text.js';
 import { RELEASE_VERSION } from '../core/version.js';
@@ -73,7 +73,7 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
           : {}),
       };
     } catch (err) {
-      const known = isCmsError(err) ? err : constraintConflict(err);
+      const known = knownFailure(err);
       if (known) return errorResult(known);
       log.error({ err, tool: def.name }, 'tool failed');
       return errorResult(new CmsError('INTERNAL_ERROR', 'Internal error'));

@@ -4,9 +4,12 @@ import { afterEach, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { connect } from '../../src/db/connect.js';
+import { listen } from '../../src/http/server.js';
 import { createCms } from '../../src/index.js';
 import { testCms } from '../helpers/cms.js';
 import { PG_URL, postgresAvailable } from '../helpers/db.js';
+import { mcpClient } from '../helpers/mcp.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** A TCP proxy to the shared PostgreSQL that a test can cut (every socket dropped, no new ones) and restore. */
 function pgProxy() {
@@ -87,13 +90,18 @@ it.skipIf(!postgresAvailable)(
 
     await proxy.open();
     const back = Date.now();
-    let status = 0;
-    while (Date.now() - back < 20_000) {
-      status = (await list()).status;
-      if (status === 200) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(status).toBe(200);
+    await waitFor(
+      async () => {
+        const status = (await list()).status;
+        if (status !== 200) throw new Error(`status ${status}`);
+        return true;
+      },
+      {
+        what: 'the media list to answer 200 again',
+        timeoutMs: 20_000,
+        intervalMs: 50,
+      },
+    );
     expect((await cms.app.request('/_cms/health/ready')).status).toBe(200);
     console.log(`[faults] PostgreSQL recovery after the proxy returned: ${Date.now() - back} ms`);
   },
@@ -126,4 +134,25 @@ it.skipIf(!postgresAvailable)(
     expect(res.status).toBe(200);
   },
   30_000,
+);
+
+it.skipIf(!postgresAvailable)(
+  'an MCP tool names the same DATABASE_UNAVAILABLE code as REST while the database is cut',
+  async () => {
+    const { cms, proxy, token } = await proxiedCms();
+    const running = await listen(cms, 0, '127.0.0.1');
+    closers.push(() => new Promise<void>((done) => running.server.close(() => done())));
+    const mcp = await mcpClient(running.url, token);
+    closers.push(() => mcp.close());
+    // The first call signs the token in (cached for a while), so the cut reaches the tool, not the sign-in.
+    expect((await mcp.call('media_list', {})).isError).toBeFalsy();
+    await proxy.cut();
+    const failed = await mcp.call('media_list', {});
+    expect(failed.isError).toBe(true);
+    expect(failed._meta?.code).toBe('DATABASE_UNAVAILABLE');
+    expect(failed.content[0]?.text).toContain('[DATABASE_UNAVAILABLE]');
+    await proxy.open();
+    await waitFor(async () => !(await mcp.call('media_list', {})).isError, { what: 'media_list to answer again' });
+  },
+  40_000,
 );

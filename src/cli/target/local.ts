@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import { personActor, roleName, systemActor } from '../../auth/actor.js';
-import { constraintConflict, isCmsError, issuesError } from '../../core/errors.js';
+import { isCmsError, issuesError, knownFailure } from '../../core/errors.js';
 import { createLogger } from '../../core/log.js';
 import { assertStorable } from '../../core/text.js';
 import { type Cms, createCms } from '../../index.js';
@@ -91,7 +91,7 @@ async function answer<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    const known = isCmsError(err) ? err : constraintConflict(err);
+    const known = knownFailure(err);
     if (known) throw new ApiError(known.code, known.message, known.details, known.status);
     throw err;
   }

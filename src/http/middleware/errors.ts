@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { CmsError, constraintConflict, databaseFailure, type ErrorCode, isCmsError } from '../../core/errors.js';
+import { CmsError, type ErrorCode, knownFailure } from '../../core/errors.js';
 import type { AppEnv } from '../env.js';
 
 const HTTP_CODES: Record<number, ErrorCode> = {
@@ -33,11 +33,8 @@ export function errorBody(err: CmsError) {
 
 /** Translate anything thrown into the error envelope; unknown failures never leak their message. */
 export function toCmsError(err: unknown): CmsError | null {
-  if (isCmsError(err)) return err;
-  const conflict = constraintConflict(err);
-  if (conflict) return conflict;
-  const database = databaseFailure(err);
-  if (database) return database;
+  const known = knownFailure(err);
+  if (known) return known;
   if (err instanceof HTTPException) {
     const code = HTTP_CODES[err.status] ?? 'INTERNAL_ERROR';
     if (code === 'INTERNAL_ERROR') return null;

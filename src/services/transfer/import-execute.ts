@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { systemActor } from '../../auth/actor.js';
-import { CmsError, constraintConflict, isCmsError } from '../../core/errors.js';
+import { CmsError, isCmsError, knownFailure } from '../../core/errors.js';
 import { sha256Hex } from '../../core/ids.js';
 import type { Logger } from '../../core/log.js';
 import type { Kdb } from '../../db/connect.js';
@@ -136,7 +136,7 @@ async function inFile<T>(log: Logger, path: string, fn: () => Promise<T>): Promi
   try {
     return await fn();
   } catch (err) {
-    const known = isCmsError(err) ? err : constraintConflict(err);
+    const known = knownFailure(err);
     if (known) throw new CmsError(known.code, `${path}: ${known.message}`, { ...known.details, path });
     // What the database said stays in the log; the import says which file it was.
     log.error({ err, path }, 'a package file could not be written');
