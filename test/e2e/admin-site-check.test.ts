@@ -38,9 +38,16 @@ describeEachDialect('admin site health', (dialect) => {
     callSite<T>(site.origin, token, method, path, body);
   const newsCount = async () => (await api('GET', '/taxonomies/tags/terms/news')).count as number;
 
-  async function shot(page: Page, name: string) {
+  async function shot(page: Page, name: string, mobile = false) {
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    if (!mobile) return;
+    // The findings table turns into labelled rows on a phone.
+    const size = page.viewportSize() ?? { width: 1280, height: 900 };
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate('innerWidth')).toBe(390);
+    await page.screenshot({ path: join(SHOTS, `${name}-mobile.png`), fullPage: true });
+    await page.setViewportSize(size);
   }
 
   beforeAll(async () => {
@@ -127,7 +134,7 @@ describeEachDialect('admin site health', (dialect) => {
     await page.getByTestId('check-revisions').getByText('No problems.').waitFor();
     // Checking changed nothing.
     expect(await newsCount()).toBe(0);
-    await shot(page, 'problems');
+    await shot(page, 'problems', true);
 
     // ---------- The confirmation says what a repair does; Escape backs out ----------
     const opener = page.getByRole('button', { name: 'Repair what can be derived…' });

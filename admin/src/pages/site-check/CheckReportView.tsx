@@ -87,15 +87,19 @@ function FindingsTable({ check }: { check: CheckSummary }) {
 function FindingRow({ finding: f }: { finding: CheckFinding }) {
   return (
     <tr>
-      <td data-label="Code">
-        <code className="code">{f.code}</code>
+      <td className="finding-cell" data-label="Code">
+        <code className="code finding-value">{f.code}</code>
       </td>
-      <td data-label="Collection">{f.collection ? <code className="code">{f.collection}</code> : '—'}</td>
-      <td data-label="Subject" className="finding__subject">
-        {f.subject ? <code className="code">{f.subject}</code> : '—'}
+      <td className="finding-cell" data-label="Collection">
+        {f.collection ? <code className="code finding-value">{f.collection}</code> : '—'}
       </td>
-      <td data-label="Message">{f.message}</td>
-      <td data-label="Repair">
+      <td className="finding-cell" data-label="Subject">
+        {f.subject ? <code className="code finding-value">{f.subject}</code> : '—'}
+      </td>
+      <td className="finding-cell" data-label="Message">
+        {f.message}
+      </td>
+      <td className="finding-cell" data-label="Repair">
         <span className={`finding-repair finding-repair--${f.repaired ? 'done' : f.repairable ? 'yes' : 'no'}`}>
           {repairText(f)}
         </span>
