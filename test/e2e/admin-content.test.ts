@@ -42,7 +42,9 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
     await page.setViewportSize(MOBILE);
-    await page.waitForTimeout(150);
+    // The page has the new width and has laid it out (two frames), instead of a pause.
+    await page.waitForFunction(`window.innerWidth === ${MOBILE.width}`);
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     await page.screenshot({ path: join(SHOTS, `${name}-mobile.png`), fullPage: true });
     await page.setViewportSize(size);
   }
@@ -149,11 +151,17 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     // Reorder by keyboard drag: Body moves above Summary.
     const bodyHandle = ada.getByRole('button', { name: 'Reorder Body' });
     await bodyHandle.focus();
-    // dnd-kit measures the rows between steps: give each key a moment.
-    for (const key of ['Space', 'ArrowUp', 'Space']) {
-      await ada.keyboard.press(key);
-      await ada.waitForTimeout(300);
-    }
+    // dnd-kit measures the rows between steps: each key waits for its announcement to screen readers.
+    const announced = (text: RegExp) =>
+      ada.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).waitFor({ state: 'attached' });
+    await ada.keyboard.press('Space');
+    // Picked up (the announcement of that is at once replaced by "is over position 3").
+    await ada.locator('.sortable--dragging [aria-label="Reorder Body"][aria-pressed="true"]').waitFor();
+    await announced(/^Body is over position 3 /);
+    await ada.keyboard.press('ArrowUp');
+    await announced(/^Body is over position 2 /);
+    await ada.keyboard.press('Space');
+    await announced(/^Body dropped at position 2 /);
     await expect
       .poll(async () =>
         (await api<{ fields: Array<{ slug: string }> }>('GET', '/schema/collections/articles')).fields
@@ -458,11 +466,16 @@ describeEachDialect('admin content: a day in the life', (dialect) => {
     await page.goto(`${site.origin}/_cms/admin/content/articles/${entry.item.id}`);
     const editable = page.getByTestId('pt-body').locator('[contenteditable="true"]');
     await editable.getByText('A heading').click();
-    // At a person's pace: the editor syncs its selection between keys.
-    for (const key of ['End', '!', 'Backspace']) {
-      await page.keyboard.press(key);
-      await page.waitForTimeout(250);
-    }
+    // The editor syncs its selection between keys: each key waits for what it does to show.
+    const heading = editable.getByText(/^A heading!?$/);
+    await page.keyboard.press('End');
+    await page.waitForFunction(
+      `(() => { const s = getSelection(); return !!s && s.isCollapsed && !!s.anchorNode && s.anchorNode.textContent.startsWith('A heading') && s.anchorOffset === s.anchorNode.textContent.length; })()`,
+    );
+    await page.keyboard.press('!');
+    await expect.poll(() => heading.textContent()).toBe('A heading!');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => heading.textContent()).toBe('A heading');
     await field(page, 'Title').fill('Round trip, saved');
     await page.keyboard.press('Control+s');
     await expect.poll(() => savedState(page).textContent(), { timeout: 10_000 }).toMatch(/^Saved/);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { waitFor } from './wait.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ADMIN_DIST = resolve(ROOT, 'dist/admin');
@@ -25,7 +26,20 @@ function fresh(): boolean {
   return built > 0 && built >= sources;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Take the build lock, clearing one left by a run that died (older than STALE_LOCK_MS); false when held. */
+function takeLock(): boolean {
+  try {
+    mkdirSync(LOCK);
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+    } catch {
+      // Released meanwhile.
+    }
+    return false;
+  }
+}
 
 /**
  * Build the admin once when dist/admin is missing or older than its sources.
@@ -37,20 +51,13 @@ export async function ensureAdminBuilt(): Promise<void> {
   if (fresh()) return;
   // On a fresh clone dist/ does not exist yet: without it the lock could never be taken.
   mkdirSync(dirname(ADMIN_DIST), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      try {
-        if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
-      } catch {
-        // Released meanwhile.
-      }
-      await sleep(250);
-      if (fresh()) return;
-    }
-  }
+  // Another file's build finished (fresh), or the lock is ours; a dead holder's lock goes stale.
+  const got = await waitFor(() => (takeLock() ? 'lock' : fresh() ? 'fresh' : null), {
+    what: 'the admin build lock to be released',
+    timeoutMs: STALE_LOCK_MS + 60_000,
+    intervalMs: 250,
+  });
+  if (got === 'fresh') return;
   try {
     if (fresh()) return;
     const scratch = `${ADMIN_DIST}.build-${process.pid}`;

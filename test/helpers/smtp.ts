@@ -59,8 +59,8 @@ export class SmtpSink {
     return `smtp://127.0.0.1:${this.port}`;
   }
 
-  /** The next mail to `to` (or one already received and not yet taken). */
-  next(to: string, timeoutMs = 5000): Promise<ReceivedMail> {
+  /** The next mail to `to` (or one already received and not yet taken); the bound is for a busy machine. */
+  next(to: string, timeoutMs = 15_000): Promise<ReceivedMail> {
     const idx = this.mails.findIndex((m) => m.to.includes(to));
     if (idx >= 0) return Promise.resolve(this.mails.splice(idx, 1)[0]);
     return new Promise((resolve, reject) => {

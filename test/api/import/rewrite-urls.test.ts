@@ -43,7 +43,8 @@ describe('UrlRewriter', () => {
     const hostile = `${'http://a'.repeat(50_000)} ${'h'.repeat(200_000)}`;
     const started = performance.now();
     expect(rw.string(hostile).count).toBe(0);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Quadratic scanning of this text takes tens of seconds; the bound is loose for a busy machine.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 

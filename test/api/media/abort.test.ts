@@ -2,28 +2,43 @@ import { request } from 'node:http';
 import { expect, it } from 'vitest';
 import { listen } from '../../../src/http/server.js';
 import { describeEachDialect } from '../../helpers/db.js';
-import { mediaCms, png, stagedLeftovers, uploaded } from '../../helpers/media.js';
+import { type MediaCms, mediaCms, png, stagedLeftovers, uploaded } from '../../helpers/media.js';
+import { waitFor } from '../../helpers/wait.js';
 
-/** Start a multipart upload and cut the connection half way through the file. */
-function abortedUpload(url: string, token: string, path: string, contentType: string): Promise<void> {
-  return new Promise((resolve) => {
-    const req = request(`${url}${path}`, {
-      method: path.endsWith('/upload') ? 'PUT' : 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': String(1024 * 1024) },
-    });
-    req.on('error', () => resolve());
-    req.on('response', () => resolve());
-    req.write(
-      contentType.startsWith('multipart')
-        ? '--b\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'
-        : '',
-    );
-    req.write(Buffer.alloc(64 * 1024, 1));
-    setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 100);
+/**
+ * Start an upload and cut the connection half way through the file, once the service is storing
+ * the body (a new staged file).
+ */
+async function abortedUpload(cms: MediaCms, url: string, path: string, contentType: string): Promise<void> {
+  const before = new Set(stagedLeftovers(cms));
+  const req = request(`${url}${path}`, {
+    method: path === '/_cms/api/media' ? 'POST' : 'PUT',
+    headers: {
+      authorization: `Bearer ${cms.adminToken}`,
+      'content-type': contentType,
+      'content-length': String(1024 * 1024),
+    },
   });
+  let answered: string | null = null;
+  req.on('error', (err) => {
+    answered = err.message;
+  });
+  req.on('response', (res) => {
+    answered = `status ${res.statusCode}`;
+    res.resume();
+  });
+  req.write(
+    contentType.startsWith('multipart')
+      ? '--b\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'
+      : '',
+  );
+  req.write(Buffer.alloc(64 * 1024, 1));
+  await waitFor(() => answered !== null || stagedLeftovers(cms).some((f) => !before.has(f)), {
+    what: `the service to start storing the upload to ${path}`,
+  });
+  // An answer before the body is complete would mean the cut tests nothing.
+  expect(answered, `${path} answered before the body was complete`).toBeNull();
+  req.destroy();
 }
 
 describeEachDialect('Uploads cut off by the client', (dialect) => {
@@ -40,21 +55,15 @@ describeEachDialect('Uploads cut off by the client', (dialect) => {
       });
       const ready = await uploaded(cms, await png(8, 8));
       for (let i = 0; i < 3; i++) {
-        await abortedUpload(running.url, cms.adminToken, '/_cms/api/media', 'multipart/form-data; boundary=b');
-        await abortedUpload(
-          running.url,
-          cms.adminToken,
-          `/_cms/api/media/${ready.id}/replace`,
-          'multipart/form-data; boundary=b',
-        );
-        await abortedUpload(
-          running.url,
-          cms.adminToken,
-          `/_cms/api/media/${pending.mediaId}/upload`,
-          'application/octet-stream',
-        );
+        await abortedUpload(cms, running.url, '/_cms/api/media', 'multipart/form-data; boundary=b');
+        await abortedUpload(cms, running.url, `/_cms/api/media/${ready.id}/replace`, 'multipart/form-data; boundary=b');
+        await abortedUpload(cms, running.url, `/_cms/api/media/${pending.mediaId}/upload`, 'application/octet-stream');
       }
-      await new Promise((r) => setTimeout(r, 300));
+      // The service notices each cut connection and drops what it had staged or stored of it.
+      await waitFor(
+        async () => stagedLeftovers(cms).length === 0 && (await cms.storedKeys()).join() === ready.storageKey,
+        { what: 'the cut-off uploads to leave nothing behind' },
+      );
       const res = await fetch(`${running.url}/_cms/api/media`, {
         headers: { authorization: `Bearer ${cms.adminToken}` },
       });

@@ -52,7 +52,8 @@ describeEachDialect('field patterns never block the process', (dialect) => {
     );
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.issues[0]).toMatchObject({ path: ['data', 'code'], code: 'invalid_format' });
-    expect(ms).toBeLessThan(500);
+    // Backtracking would take minutes; the loose bound leaves a busy machine room for the request itself.
+    expect(ms).toBeLessThan(5_000);
     const ok = await call(cms, 'POST', '/content/codes', {
       token: cms.adminToken,
       body: { data: { code: `${THIRTY}b` } },
@@ -73,7 +74,8 @@ describeEachDialect('field patterns never block the process', (dialect) => {
     const { value: res, ms } = await timed(() =>
       call(cms, 'POST', '/content/codes', { token: cms.adminToken, body: { data: { code: THIRTY } } }),
     );
-    expect(ms).toBeLessThan(500);
+    // As above: minutes if the pattern ran, so a bound loose enough for a busy machine.
+    expect(ms).toBeLessThan(5_000);
     expect(res.status).toBe(400);
     expect(res.body.error.details.issues[0]).toMatchObject({ path: ['data', 'code'], code: 'invalid_format' });
     expect(res.body.error.details.issues[0].message).toMatch(/an Admin must change it/);

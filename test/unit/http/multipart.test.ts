@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { parseMultipart } from '../../../src/http/multipart.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const BOUNDARY = 'xYzBoundary';
 
@@ -29,7 +29,8 @@ describe('parseMultipart', () => {
         fields: ['alt'],
         maxFieldBytes: 1000,
         async onFile(part) {
-          await delay(20); // still setting up when the bad part arrives
+          // Still setting up when the bad part arrives: start reading only once the refusal has ended the part.
+          await waitFor(() => part.stream.destroyed, { what: 'the bad part to end the file part' });
           const chunks: Buffer[] = [];
           for await (const chunk of part.stream) chunks.push(chunk as Buffer);
           return Buffer.concat(chunks).toString();
@@ -39,7 +40,9 @@ describe('parseMultipart', () => {
         },
       });
       await expect(result).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-      await delay(30);
+      // An unhandled stream error is thrown on the tick after the destroy, long before the refusal,
+      // which waited for the consumer; one more turn of the event loop for good measure.
+      await new Promise((r) => setImmediate(r));
       expect(uncaught).toEqual([]);
     } finally {
       process.off('uncaughtException', onUncaught);
