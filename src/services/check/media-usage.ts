@@ -57,23 +57,20 @@ function compareEntry(
  * of entries that no longer exist are read in bounded steps too). The expected rows come from
  * `rowsOfRange`, the rule an index step writes by.
  */
-async function scan({ ctx, snap }: CheckEnv<CheckDeps>, c: CollectionInfo, out: Pending): Promise<void> {
+async function scan({ ctx, snap }: CheckEnv<CheckDeps>, c: CollectionInfo, out: Pending, batch: number): Promise<void> {
   let cursor: string | null = null;
   for (;;) {
-    const chunk = await loadChunk(ctx.db, c, cursor, CHECK_BATCH);
+    const chunk = await loadChunk(ctx.db, c, cursor, batch);
     let q = ctx.db
       .selectFrom('_cms_media_usage')
       .select('entry_id')
       .distinct()
       .where('collection_id', '=', c.id)
       .orderBy('entry_id')
-      .limit(CHECK_BATCH);
+      .limit(batch);
     if (cursor !== null) q = q.where('entry_id', '>', cursor);
     const held = (await q.execute()).map((r) => r.entry_id);
-    const ends = [
-      chunk.ids.length === CHECK_BATCH ? chunk.last : null,
-      held.length === CHECK_BATCH ? held.at(-1) : null,
-    ]
+    const ends = [chunk.ids.length === batch ? chunk.last : null, held.length === batch ? held.at(-1) : null]
       .filter((x): x is string => typeof x === 'string')
       .sort();
     const bound = ends[0] ?? null;
@@ -122,31 +119,36 @@ async function scan({ ctx, snap }: CheckEnv<CheckDeps>, c: CollectionInfo, out: 
  * that differs with the media usage repair (bounded steps of their own transactions, under the
  * collection's index lock, so entry writes meanwhile win); it needs an operator (schema:manage).
  */
-export const mediaUsageCheck: Check<CheckDeps> = {
-  id: 'media-usage',
-  title: 'Media usage rows against the media references in every entry',
-  async run(env, sink) {
-    const { ctx, snap, repair, deps, actor } = env;
-    const { state } = await stateOps(ctx).read();
-    if (state !== 'active') {
-      sink.skip(
-        state === 'activating'
-          ? 'media usage tracking is being activated; its index is complete once activation finishes'
-          : `media usage tracking is not active (state ${state}); there is no index to compare`,
-      );
-      return;
-    }
-    for (const c of [...snap.collections.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
-      const out = pendingFindings(sink);
-      await scan(env, c, out);
-      const fixable = out.size > 0 && repair;
-      let repaired = false;
-      if (fixable) {
-        const result = await deps.mediaUsage.repair(actor, { scope: 'collection', collection: c.slug });
-        // `partial`: entries whose values cannot be read have no rows; every other row was rewritten.
-        repaired = result.collections.every((r) => r.status === 'complete' || r.status === 'partial');
+export const mediaUsageCheck = mediaUsageCheckOf(CHECK_BATCH);
+
+/** The check reading `batch` entries a step (tests walk the step boundaries with a small one). */
+export function mediaUsageCheckOf(batch: number): Check<CheckDeps> {
+  return {
+    id: 'media-usage',
+    title: 'Media usage rows against the media references in every entry',
+    async run(env, sink) {
+      const { ctx, snap, repair, deps, actor } = env;
+      const { state } = await stateOps(ctx).read();
+      if (state !== 'active') {
+        sink.skip(
+          state === 'activating'
+            ? 'media usage tracking is being activated; its index is complete once activation finishes'
+            : `media usage tracking is not active (state ${state}); there is no index to compare`,
+        );
+        return;
       }
-      out.flush(repaired);
-    }
-  },
-};
+      for (const c of [...snap.collections.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
+        const out = pendingFindings(sink);
+        await scan(env, c, out, batch);
+        const fixable = out.size > 0 && repair;
+        let repaired = false;
+        if (fixable) {
+          const result = await deps.mediaUsage.repair(actor, { scope: 'collection', collection: c.slug });
+          // `partial`: entries whose values cannot be read have no rows; every other row was rewritten.
+          repaired = result.collections.every((r) => r.status === 'complete' || r.status === 'partial');
+        }
+        out.flush(repaired);
+      }
+    },
+  };
+}

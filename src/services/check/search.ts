@@ -89,16 +89,14 @@ async function scan(
   c: CollectionInfo,
   index: NonNullable<SearchSettings['index']>,
   out: Pending,
+  batch: number,
 ): Promise<void> {
   const ops = deps.search.consistency;
   let cursor: string | null = null;
   for (;;) {
-    const chunk = await ops.chunk(ctx.db, c, cursor, CHECK_BATCH);
-    const held = await ops.engine.indexedEntries(ctx.db, index.table, cursor, CHECK_BATCH);
-    const ends = [
-      chunk.ids.length === CHECK_BATCH ? chunk.last : null,
-      held.length === CHECK_BATCH ? held.at(-1) : null,
-    ]
+    const chunk = await ops.chunk(ctx.db, c, cursor, batch);
+    const held = await ops.engine.indexedEntries(ctx.db, index.table, cursor, batch);
+    const ends = [chunk.ids.length === batch ? chunk.last : null, held.length === batch ? held.at(-1) : null]
       .filter((x): x is string => typeof x === 'string')
       .sort();
     const bound = ends[0] ?? null;
@@ -123,6 +121,7 @@ async function checkCollection(
   s: SearchSettings | null,
   building: string[],
   sink: FindingSink,
+  batch: number,
 ): Promise<void> {
   const { ctx, deps, repair } = env;
   const ops = deps.search.consistency;
@@ -148,7 +147,7 @@ async function checkCollection(
       repairable: true,
     });
   } else {
-    await scan(env, c, settings.index, out);
+    await scan(env, c, settings.index, out, batch);
   }
   // One repair for every difference: a rebuild from the content, by the rule entry writes use.
   const repaired = out.size > 0 && repair ? await ops.rebuild(c, SEARCH_REPAIR_BUDGET_MS) : false;
@@ -165,64 +164,69 @@ async function checkCollection(
  * read), lets the schema drop the tables of a collection whose search is off, and drops
  * leftover tables.
  */
-export const searchCheck: Check<CheckDeps> = {
-  id: 'search',
-  title: 'Search index documents against the entries of every searchable collection',
-  async run(env, sink) {
-    const { ctx, snap, repair, deps } = env;
-    const ops = deps.search.consistency;
-    const settings = await ops.allSettings(ctx.db);
-    const building: string[] = [];
-    for (const c of [...snap.collections.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
-      const s = settings.get(c.id) ?? null;
-      if (c.supports.includes('search')) {
-        await checkCollection(env, c, s, building, sink);
-      } else if (s && (s.index || s.build)) {
-        // Reconcile reads the schema again in its transaction: search enabled meanwhile keeps the index.
-        if (repair) await ops.reconcile(c.id);
+export const searchCheck = searchCheckOf(CHECK_BATCH);
+
+/** The check reading `batch` entries a step (tests walk the step boundaries with a small one). */
+export function searchCheckOf(batch: number): Check<CheckDeps> {
+  return {
+    id: 'search',
+    title: 'Search index documents against the entries of every searchable collection',
+    async run(env, sink) {
+      const { ctx, snap, repair, deps } = env;
+      const ops = deps.search.consistency;
+      const settings = await ops.allSettings(ctx.db);
+      const building: string[] = [];
+      for (const c of [...snap.collections.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
+        const s = settings.get(c.id) ?? null;
+        if (c.supports.includes('search')) {
+          await checkCollection(env, c, s, building, sink, batch);
+        } else if (s && (s.index || s.build)) {
+          // Reconcile reads the schema again in its transaction: search enabled meanwhile keeps the index.
+          if (repair) await ops.reconcile(c.id);
+          sink.add({
+            code: 'SEARCH_INDEX_LEFT',
+            message: `search is disabled but index table ${(s.index ?? s.build)!.table} remains`,
+            collection: c.slug,
+            subject: c.slug,
+            repairable: true,
+            repaired: repair,
+          });
+        }
+      }
+      for (const [id, s] of settings) {
+        if (snap.collectionsById.has(id) || !(s.index || s.build)) continue;
+        if (repair) await ops.reconcile(id);
         sink.add({
           code: 'SEARCH_INDEX_LEFT',
-          message: `search is disabled but index table ${(s.index ?? s.build)!.table} remains`,
-          collection: c.slug,
-          subject: c.slug,
+          message: `collection ${id} no longer exists but its index table ${(s.index ?? s.build)!.table} remains`,
+          collection: null,
+          subject: id,
           repairable: true,
           repaired: repair,
         });
       }
-    }
-    for (const [id, s] of settings) {
-      if (snap.collectionsById.has(id) || !(s.index || s.build)) continue;
-      if (repair) await ops.reconcile(id);
-      sink.add({
-        code: 'SEARCH_INDEX_LEFT',
-        message: `collection ${id} no longer exists but its index table ${(s.index ?? s.build)!.table} remains`,
-        collection: null,
-        subject: id,
-        repairable: true,
-        repaired: repair,
-      });
-    }
-    // Tables no settings row names (a lost settings row, an interrupted drop): read after the
-    // repairs above, which replace tables.
-    const named = referenced(await ops.allSettings(ctx.db));
-    const byLowerId = new Map([...snap.collectionsById.values()].map((c) => [c.id.toLowerCase(), c]));
-    for (const table of await ops.engine.indexTables(ctx.db)) {
-      if (named.has(table) || indexBaseOf(table) !== table) continue;
-      const owner = byLowerId.get(table.slice('_cms_fts_'.length, '_cms_fts_'.length + 26)) ?? null;
-      const dropped = repair ? await ops.dropLeftover(table, owner?.id ?? null) : false;
-      sink.add({
-        code: 'SEARCH_INDEX_TABLE_LEFTOVER',
-        message: `index table ${table} is named by no collection's search settings`,
-        collection: owner?.slug ?? null,
-        subject: table,
-        repairable: true,
-        repaired: dropped,
-      });
-    }
-    if (building.length) {
-      sink.skip(
-        `an index rebuild is in progress for ${building.join(', ')}; not compared until it finishes (run again, or repair to finish it now)`,
-      );
-    }
-  },
-};
+      // Tables no settings row names (a lost settings row, an interrupted drop): read after the
+      // repairs above, which replace tables.
+      const named = referenced(await ops.allSettings(ctx.db));
+      const byLowerId = new Map([...snap.collectionsById.values()].map((c) => [c.id.toLowerCase(), c]));
+      for (const table of await ops.engine.indexTables(ctx.db)) {
+        if (named.has(table) || indexBaseOf(table) !== table) continue;
+        const owner = byLowerId.get(table.slice('_cms_fts_'.length, '_cms_fts_'.length + 26)) ?? null;
+        const dropped = repair ? await ops.dropLeftover(table, owner?.id ?? null) : false;
+        sink.add({
+          code: 'SEARCH_INDEX_TABLE_LEFTOVER',
+          message: `index table ${table} is named by no collection's search settings`,
+          collection: owner?.slug ?? null,
+          subject: table,
+          repairable: true,
+          repaired: dropped,
+        });
+      }
+      if (building.length) {
+        sink.skip(
+          `an index rebuild is in progress for ${building.join(', ')}; not compared until it finishes (run again, or repair to finish it now)`,
+        );
+      }
+    },
+  };
+}

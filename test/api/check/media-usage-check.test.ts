@@ -5,17 +5,14 @@
  * next run is ok. A site whose tracking is not active is skipped with a note.
  */
 import { expect, it } from 'vitest';
-import { personActor } from '../../../src/auth/actor.js';
-import { ROLES } from '../../../src/auth/roles.js';
 import type { CheckReport } from '../../../src/services/check/index.js';
+import { mediaUsageCheckOf } from '../../../src/services/check/media-usage.js';
 import { call, type TestCms } from '../../helpers/cms.js';
 import { createEntry } from '../../helpers/content.js';
 import { describeEachDialect } from '../../helpers/db.js';
 import { mediaCms } from '../../helpers/media.js';
 import { asUpgradedSite, images, imageValue, usagePages, usageSchema } from '../../helpers/media-usage.js';
-
-const admin = (cms: TestCms) =>
-  personActor({ id: cms.adminId, name: 'Admin', email: 'admin@example.test', role: ROLES.ADMIN }, 'cli');
+import { adminActor as admin, runCheck } from './run-check.js';
 
 const runUsage = (cms: TestCms, repair = false) =>
   cms.services.check.run(admin(cms), { checks: ['media-usage'], repair });
@@ -138,5 +135,57 @@ describeEachDialect('consistency check: media usage', (dialect) => {
     expect(report.checks[0]).toMatchObject({ status: 'skipped', problems: 0 });
     expect(report.checks[0].note).toMatch(/not active/);
     expect(await rows(cms)).toEqual([]);
+  });
+
+  it('walks entries and usage rows in bounded steps: rows before, between and after the entries are found', async () => {
+    const cms = await mediaCms(dialect, 'file');
+    const posts = await usageSchema(cms);
+    const [a] = await images(cms, 1);
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push((await createEntry(cms, { data: { title: `E${i}`, cover: imageValue(a) } })).item.id);
+    made.sort();
+    const check = mediaUsageCheckOf(2);
+    expect((await runCheck(cms, check, false)).codes).toEqual([]);
+    const before = await rows(cms);
+
+    const cover = posts.fields.find((f: any) => f.slug === 'cover').id as string;
+    const ghosts = [
+      '00000000000000000000000000',
+      `${made[2]}0`,
+      `${made[2]}1`,
+      `${made[2]}2`,
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZ1',
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZ2',
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZ3',
+    ];
+    const db = cms.ctx.db;
+    await db
+      .insertInto('_cms_media_usage')
+      .values(
+        ghosts.map((g) => ({
+          collection_id: posts.id,
+          entry_id: g,
+          field_id: cover,
+          media_id: a.id,
+          locale: 'en',
+          live: 1,
+        })),
+      )
+      .execute();
+    await db.deleteFrom('_cms_media_usage').where('entry_id', 'in', [made[1], made[4]]).execute();
+
+    const broken = await runCheck(cms, check, false);
+    expect(broken.codes).toEqual(
+      [
+        ...ghosts.map((g) => `MEDIA_USAGE_EXTRA:${g}`),
+        `MEDIA_USAGE_MISSING:${made[1]}`,
+        `MEDIA_USAGE_MISSING:${made[4]}`,
+      ].sort(),
+    );
+    const repaired = await runCheck(cms, check, true);
+    expect(repaired.findings.every((f) => f.repaired)).toBe(true);
+    expect((await runCheck(cms, check, false)).codes).toEqual([]);
+    expect(await rows(cms)).toEqual(before);
   });
 });

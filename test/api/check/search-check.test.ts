@@ -6,15 +6,12 @@
  */
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { personActor } from '../../../src/auth/actor.js';
-import { ROLES } from '../../../src/auth/roles.js';
 import type { CheckReport } from '../../../src/services/check/index.js';
+import { searchCheckOf } from '../../../src/services/check/search.js';
 import { call, type TestCms, testCms } from '../../helpers/cms.js';
 import { describeEachDialect } from '../../helpers/db.js';
 import { articles, ids, published } from '../../helpers/search.js';
-
-const admin = (cms: TestCms) =>
-  personActor({ id: cms.adminId, name: 'Admin', email: 'admin@example.test', role: ROLES.ADMIN }, 'cli');
+import { adminActor as admin, runCheck } from './run-check.js';
 
 const runSearch = (cms: TestCms, repair = false) => cms.services.check.run(admin(cms), { checks: ['search'], repair });
 
@@ -148,5 +145,48 @@ describeEachDialect('consistency check: search index', (dialect) => {
     expect(finished.checks[0], JSON.stringify(finished)).toMatchObject({ status: 'ok', note: null });
     expect((await cms.services.search.consistency.settings(cms.ctx.db, c.id))?.build).toBeNull();
     expect(await ids(cms, 'eider')).toHaveLength(1);
+  });
+
+  it('walks entries and documents in bounded steps: documents before, between and after the entries are found', async () => {
+    const cms = await testCms(dialect);
+    await articles(cms);
+    const made: string[] = [];
+    for (const t of ['Avocet', 'Bunting', 'Curlew', 'Dunlin', 'Eider']) made.push(await published(cms, { title: t }));
+    made.sort();
+    const check = searchCheckOf(2);
+    expect((await runCheck(cms, check, false)).codes).toEqual([]);
+
+    const docs = sql.id(docsTable(cms, await indexTable(cms)));
+    const db = cms.ctx.db;
+    const yes = sql.lit(dialect === 'postgres' ? true : 1);
+    // Ghosts before the first entry, three in a row between two entries (more than a step holds),
+    // and three after the last; two entries lose theirs.
+    const ghosts = [
+      '00000000000000000000000000',
+      `${made[2]}0`,
+      `${made[2]}1`,
+      `${made[2]}2`,
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZ1',
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZ2',
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZ3',
+    ];
+    for (const g of ghosts) {
+      await sql`insert into ${docs} (entry_id, version, live, current, locale, status, slug, title)
+        values (${g}, 1, ${yes}, ${yes}, 'en', 'published', null, 'Ghost')`.execute(db);
+    }
+    await sql`delete from ${docs} where entry_id in (${made[1]}, ${made[4]})`.execute(db);
+
+    const broken = await runCheck(cms, check, false);
+    expect(broken.codes).toEqual(
+      [
+        ...ghosts.map((g) => `SEARCH_DOCUMENT_STALE:${g}`),
+        `SEARCH_DOCUMENT_MISSING:${made[1]}`,
+        `SEARCH_DOCUMENT_MISSING:${made[4]}`,
+      ].sort(),
+    );
+    const repaired = await runCheck(cms, check, true);
+    expect(repaired.findings.every((f) => f.repaired)).toBe(true);
+    expect((await runCheck(cms, check, false)).codes).toEqual([]);
+    expect(await ids(cms, 'eider')).toEqual([made[4]]);
   });
 });
