@@ -4317,6 +4317,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     createCollection: {
@@ -4410,6 +4419,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4519,6 +4537,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCollection: {
@@ -4592,6 +4619,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4701,6 +4737,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteCollection: {
@@ -4790,6 +4835,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listFields: {
@@ -4865,6 +4919,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4967,6 +5030,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5078,6 +5150,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getField: {
@@ -5152,6 +5233,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5262,6 +5352,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteField: {
@@ -5352,6 +5451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listBlockTypes: {
@@ -5425,6 +5533,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5532,6 +5649,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getBlockType: {
@@ -5605,6 +5731,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5714,6 +5849,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     activateBlockTypeVersion: {
@@ -5804,6 +5948,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listOrphanedTables: {
@@ -5877,6 +6030,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5986,6 +6148,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     rotateContentPreviewSecret: {
@@ -6066,6 +6237,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6171,6 +6351,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listContentAuthors: {
@@ -6244,6 +6433,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6342,6 +6540,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6451,6 +6658,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContent: {
@@ -6531,6 +6747,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6642,6 +6867,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteContent: {
@@ -6729,6 +6963,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6840,6 +7083,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     unpublishContent: {
@@ -6937,6 +7189,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7048,6 +7309,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     restoreContent: {
@@ -7145,6 +7415,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7256,6 +7535,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     scheduleContent: {
@@ -7360,6 +7648,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     unscheduleContent: {
@@ -7447,6 +7744,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7548,6 +7854,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     compareContent: {
@@ -7623,6 +7938,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7715,6 +8039,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentPreviewUrl: {
@@ -7797,6 +8130,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getEntryLock: {
@@ -7872,6 +8214,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7983,6 +8334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     releaseEntryLock: {
@@ -8077,6 +8437,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentModel: {
@@ -8158,6 +8527,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentDashboard: {
@@ -8232,6 +8610,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8325,6 +8712,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listContentRevisions: {
@@ -8403,6 +8799,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8514,6 +8919,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMediaFolders: {
@@ -8588,6 +9002,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8695,6 +9118,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMediaFolder: {
@@ -8768,6 +9200,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8877,6 +9318,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMediaFolder: {
@@ -8959,6 +9409,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9079,6 +9538,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMedia: {
@@ -9162,6 +9630,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9292,6 +9769,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMedia: {
@@ -9368,6 +9854,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9477,6 +9972,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMedia: {
@@ -9566,6 +10070,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMediaUsage: {
@@ -9642,6 +10155,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9761,6 +10283,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     confirmMediaUpload: {
@@ -9856,6 +10387,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9975,6 +10515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     repairMediaUsage: {
@@ -10075,6 +10624,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMediaUsageProgress: {
@@ -10146,6 +10704,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10240,6 +10807,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMediaUsageWork: {
@@ -10321,6 +10897,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMediaUsageActivation: {
@@ -10392,6 +10977,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10507,6 +11101,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     retryMediaUsageWork: {
@@ -10611,6 +11214,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMediaUsageCollectionDeletions: {
@@ -10685,6 +11297,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10796,6 +11417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     search: {
@@ -10885,6 +11515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     searchSuggest: {
@@ -10965,6 +11604,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11072,6 +11720,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     enableSearch: {
@@ -11172,6 +11829,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSearchStats: {
@@ -11245,6 +11911,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11327,6 +12002,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11434,6 +12118,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTaxonomy: {
@@ -11509,6 +12202,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11620,6 +12322,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteTaxonomy: {
@@ -11709,6 +12420,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTaxonomyTranslations: {
@@ -11782,6 +12502,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11891,6 +12620,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTerms: {
@@ -11972,6 +12710,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12081,6 +12828,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTerm: {
@@ -12157,6 +12913,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12269,6 +13034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteTerm: {
@@ -12361,6 +13135,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getContentTerms: {
@@ -12439,6 +13222,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12553,6 +13345,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listMenus: {
@@ -12628,6 +13429,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12735,6 +13545,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getMenu: {
@@ -12810,6 +13629,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12921,6 +13749,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMenu: {
@@ -13005,6 +13842,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13109,6 +13955,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13221,6 +14076,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteMenuItem: {
@@ -13306,6 +14170,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13417,6 +14290,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listSections: {
@@ -13493,6 +14375,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13600,6 +14491,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSection: {
@@ -13673,6 +14573,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13782,6 +14691,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteSection: {
@@ -13871,6 +14789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listWidgetAreas: {
@@ -13945,6 +14872,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14052,6 +14988,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getWidgetArea: {
@@ -14125,6 +15070,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14214,6 +15168,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14316,6 +15279,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14426,6 +15398,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteWidget: {
@@ -14509,6 +15490,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14618,6 +15608,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSettings: {
@@ -14689,6 +15688,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14796,6 +15804,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listUsers: {
@@ -14882,6 +15899,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getUser: {
@@ -14955,6 +15981,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15064,6 +16099,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     disableUser: {
@@ -15146,6 +16190,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15242,6 +16295,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTransferCapabilities: {
@@ -15313,6 +16375,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15399,6 +16470,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15509,6 +16589,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTransferExport: {
@@ -15582,6 +16671,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15671,6 +16769,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15805,6 +16912,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     downloadTransferExportFile: {
@@ -15886,6 +17002,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15978,6 +17103,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTransferImports: {
@@ -16057,6 +17191,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16151,6 +17294,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTransferImport: {
@@ -16224,6 +17376,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16309,6 +17470,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16423,6 +17593,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16550,6 +17729,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTransferImportPlan: {
@@ -16632,6 +17820,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16744,6 +17941,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     advanceTransferImport: {
@@ -16826,6 +18032,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16922,6 +18137,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     abandonTransferImport: {
@@ -17004,6 +18228,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17100,6 +18333,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTransferApprovals: {
@@ -17179,6 +18421,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17275,6 +18526,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     denyTransferApproval: {
@@ -17364,6 +18624,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listAllowedDomains: {
@@ -17437,6 +18706,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17537,6 +18815,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17646,6 +18933,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteAllowedDomain: {
@@ -17738,6 +19034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listPublicComments: {
@@ -17804,6 +19109,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17924,6 +19238,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getCommentCounts: {
@@ -17997,6 +19320,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18104,6 +19436,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listAdminComments: {
@@ -18190,6 +19531,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getComment: {
@@ -18263,6 +19613,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18352,6 +19711,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18461,6 +19829,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getNotFoundSummary: {
@@ -18537,6 +19914,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18624,6 +20010,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18731,6 +20126,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     clearNotFoundLog: {
@@ -18811,6 +20215,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18899,6 +20312,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listRedirects: {
@@ -18979,6 +20401,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19086,6 +20517,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getRedirect: {
@@ -19159,6 +20599,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19268,6 +20717,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteRedirect: {
@@ -19357,6 +20815,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getHreflangAlternates: {
@@ -19417,6 +20884,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19499,6 +20975,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19610,6 +21095,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     checkSite: {
@@ -19684,6 +21178,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19787,6 +21290,15 @@ export interface operations {
             };
             /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database has no space left (DATABASE_FULL); nothing of the request was kept */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

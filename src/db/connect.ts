@@ -143,6 +143,12 @@ const STATEMENT_CACHE_SIZE = 500;
  * reusable, so keep the recent ones (they are only ever run one at a time
  * behind Kysely's connection mutex). Structure changes clear the cache.
  */
+/** Stands in for a ROLLBACK statement after SQLite already rolled the transaction back. */
+const NOTHING_TO_ROLL_BACK = {
+  reader: false,
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+} as unknown as SqliteDatabase.Statement;
+
 function withStatementCache(native: SqliteDatabase.Database, onClose: () => void) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
@@ -151,6 +157,10 @@ function withStatementCache(native: SqliteDatabase.Database, onClose: () => void
       native.close();
     },
     prepare(sqlText: string) {
+      // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_NOMEM, SQLITE_IOERR);
+      // the ROLLBACK Kysely then sends would fail with "no transaction is active" and hide the error
+      // that ended it (a full disk would answer 500, not 507). There is nothing left to roll back.
+      if (sqlText === 'rollback' && !native.inTransaction) return NOTHING_TO_ROLL_BACK;
       const hit = cache.get(sqlText);
       if (hit) {
         // Re-insert to keep the map in least-recently-used order.

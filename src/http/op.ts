@@ -188,6 +188,8 @@ export function op<
             .join('; '),
         ),
       },
+      // Any request may write (a sign-in's last use, a 404 log row), so any may meet a full disk.
+      507: errorContent('The database has no space left (DATABASE_FULL); nothing of the request was kept'),
     },
   });
   if (upload && !spec.hidden) {
