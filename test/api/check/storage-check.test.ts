@@ -1,24 +1,27 @@
 /**
- * The storage check on both databases (file store): a library of real uploads, image
- * derivatives, a pending upload and a site package is ok even when every object is hours old;
- * bytes removed or cut short behind the service's back, an old stray object, and the original
- * and derivatives of an item whose row went are found; an object younger than the grace period
- * is not judged; a repair deletes the old unowned objects only, and the bytes that are gone stay
- * reported.
+ * The storage check on both databases and both stores (file system, S3 through s3rver): a
+ * library of real uploads, image derivatives, a pending upload and a site package is ok even when
+ * every object is hours old; bytes removed or overwritten behind the media service's back, an old
+ * stray object, and the original and derivatives of an item whose row went are found; an object
+ * younger than the grace period is not judged (not reported); a repair deletes the old unowned
+ * objects only, and the bytes that are gone stay reported.
  */
-import { mkdirSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { type Actor, personActor } from '../../../src/auth/actor.js';
 import { ROLES } from '../../../src/auth/roles.js';
 import { newId } from '../../../src/core/ids.js';
 import { ORPHAN_GRACE_MS } from '../../../src/services/check/storage.js';
+import type { Storage } from '../../../src/storage/types.js';
 import { call } from '../../helpers/cms.js';
-import { describeEachDialect } from '../../helpers/db.js';
 import { getImage } from '../../helpers/images.js';
-import { type MediaCms, mediaCms, png, uploaded } from '../../helpers/media.js';
+import { describeEachStore, type MediaCms, mediaCms, png, startS3, uploaded } from '../../helpers/media.js';
 import { runExport } from '../../helpers/transfer.js';
+
+const s3 = startS3();
 
 const admin = (cms: MediaCms): Actor =>
   personActor({ id: cms.adminId, name: 'Admin', email: 'admin@example.test', role: ROLES.ADMIN }, 'cli');
@@ -35,19 +38,38 @@ function files(dir: string): string[] {
   );
 }
 
-/** Set a file's modification time back, as if it had been written `ms` ago. */
-function age(path: string, ms: number): void {
-  const then = new Date(Date.now() - ms);
-  utimesSync(path, then, then);
+async function keys(storage: Storage, prefix?: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const o of storage.list(prefix)) out.push(o.key);
+  return out.sort();
+}
+
+/** Store bytes under a key directly, past the media service (as a stray writer would). */
+async function putRaw(storage: Storage, key: string, bytes: string): Promise<void> {
+  const path = join(tmpdir(), `cms-raw-${newId()}`);
+  writeFileSync(path, bytes);
+  await storage.putFile(key, path, { contentType: 'application/octet-stream' });
 }
 
 const TWO_HOURS = 2 * 60 * 60_000;
 
-describeEachDialect('consistency checker: storage', (dialect) => {
+describeEachStore('consistency checker: storage', (dialect, store) => {
   it('finds missing and cut-short bytes and old unowned objects, repairs the unowned ones only', async () => {
-    const cms = await mediaCms(dialect, 'file');
+    const cms = await mediaCms(dialect, store, { s3 });
     const storage = cms.services.media.storage;
-    const root = join(cms.dataDir, 'media');
+    /** The files that hold objects: the media folder, or s3rver's (whose object times are their mtime). */
+    const objectFiles = () =>
+      store === 'file'
+        ? files(join(cms.dataDir, 'media'))
+        : files(join(s3().dir, s3().bucket)).filter((f) => f.endsWith('._S3rver_object'));
+    /** Set the write time of every object (or of those under `key`) back by `ms`. */
+    const age = (ms: number, key?: string) => {
+      const then = new Date(Date.now() - ms);
+      const suffix = store === 'file' ? `/${key}` : `/${key}._S3rver_object`;
+      const chosen = objectFiles().filter((f) => key === undefined || f.endsWith(suffix));
+      if (key !== undefined) expect(chosen).toHaveLength(1);
+      for (const f of chosen) utimesSync(f, then, then);
+    };
     const a = await uploaded(cms, await png(400, 300, { r: 200, g: 0, b: 0 }), { name: 'a.png' });
     const b = await uploaded(cms, await png(410, 300, { r: 0, g: 200, b: 0 }), { name: 'b.png' });
     const c = await uploaded(cms, await png(420, 300, { r: 0, g: 0, b: 200 }), { name: 'c.png' });
@@ -55,7 +77,8 @@ describeEachDialect('consistency checker: storage', (dialect) => {
     // Stored derivatives of two items.
     for (const item of [b, d]) {
       const res = await getImage(cms, item.srcsetCandidates[0].url);
-      expect(res.status, res.bytes.toString()).toBe(200);
+      // S3 sends the client to the stored derivative; the file store answers with it.
+      expect(res.status, res.bytes.toString()).toBe(store === 's3' ? 302 : 200);
     }
     // A pending upload: a row and a key, no bytes yet.
     const pending = await call(cms, 'POST', '/media/upload-url', {
@@ -70,33 +93,31 @@ describeEachDialect('consistency checker: storage', (dialect) => {
       (await cms.ctx.db.selectFrom('_cms_media').select('storage_key').where('id', '=', id).executeTakeFirstOrThrow())
         .storage_key;
     const mediaKeys = await Promise.all([a, b, c, d].map((i) => keyOf(i.id)));
-    const stored = await cms.storedKeys();
+    const stored = await keys(storage);
     // Originals, two derivatives and the package's files: more than the library's own objects.
+    expect(stored.filter((k) => k.startsWith('derived/'))).toHaveLength(2);
     expect(stored.length).toBeGreaterThan(mediaKeys.length + 2);
 
     // Everything hours old: ownership alone keeps these objects, not their age.
-    for (const f of files(root)) age(f, TWO_HOURS);
+    age(TWO_HOURS);
     const clean = await check(cms);
     expect(clean.checks.map((x) => [x.id, x.status, x.problems])).toEqual([['storage', 'ok', 0]]);
 
     // Behind the service's back.
     const [keyA, , keyC, keyD] = mediaKeys as [string, string, string, string];
-    rmSync(storage.localPath(keyA)!);
-    truncateSync(storage.localPath(keyC)!, 10);
+    await storage.delete(keyA);
+    await putRaw(storage, keyC, 'ten bytes!');
+    age(TWO_HOURS, keyC);
     const oldOrphan = `${newId()}.png`;
     const freshOrphan = `${newId()}.jpg`;
-    for (const key of [oldOrphan, freshOrphan]) {
-      const path = storage.localPath(key)!;
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, 'stray bytes');
-    }
-    age(storage.localPath(oldOrphan)!, TWO_HOURS);
+    await putRaw(storage, oldOrphan, 'stray bytes');
+    await putRaw(storage, freshOrphan, 'stray bytes');
+    age(TWO_HOURS, oldOrphan);
     // Just inside the grace period: still not judged.
-    age(storage.localPath(freshOrphan)!, ORPHAN_GRACE_MS - 5 * 60_000);
-    // The row of D goes, its original and its derivatives stay.
+    age(ORPHAN_GRACE_MS - 5 * 60_000, freshOrphan);
+    // The row of D goes, its original and its derivative stay.
     await sql`delete from _cms_media where id = ${d.id}`.execute(cms.ctx.db);
-    const derivedD = join(root, 'derived', d.id.slice(24, 26), d.id);
-    const derivedOfD = files(derivedD).map((f) => basename(f));
+    const derivedOfD = await keys(storage, `derived/${d.id}/`);
     expect(derivedOfD).toHaveLength(1);
 
     const broken = await check(cms);
@@ -115,7 +136,7 @@ describeEachDialect('consistency checker: storage', (dialect) => {
     expect(byCode(broken, 'MEDIA_FILE_MISSING')).toMatch(/not in storage.*restore them from a backup/);
     expect(byCode(broken, 'MEDIA_FILE_SIZE_MISMATCH')).toMatch(/are 10 bytes; the item records \d+/);
     // Checking changed nothing.
-    expect(statSync(storage.localPath(oldOrphan)!).isFile()).toBe(true);
+    expect(await keys(storage)).toEqual([...stored.filter((k) => k !== keyA), oldOrphan, freshOrphan].sort());
 
     const repaired = await check(cms, true);
     expect(repaired.status).toBe('problems');
@@ -131,10 +152,10 @@ describeEachDialect('consistency checker: storage', (dialect) => {
     );
     expect(await storage.head(oldOrphan)).toBeNull();
     expect(await storage.head(keyD)).toBeNull();
-    expect(() => statSync(derivedD)).toThrow(/ENOENT/);
-    // Kept: the fresh stray, B's original and derivative, the package's files.
+    expect(await keys(storage, `derived/${d.id}/`)).toEqual([]);
+    // Kept: the fresh stray, the others' originals, B's derivative, the package's files.
     expect(await storage.head(freshOrphan)).toEqual({ size: 'stray bytes'.length });
-    expect((await cms.storedKeys()).sort()).toEqual(
+    expect(await keys(storage)).toEqual(
       stored
         .filter((k) => k !== keyA && k !== keyD && !derivedOfD.includes(k))
         .concat(freshOrphan)
