@@ -55,6 +55,8 @@ export interface Cms {
   app: Hono<AppEnv>;
   log: Logger;
   close(): Promise<void>;
+  /** While close() runs: the part it is waiting for (a shutdown that overran its deadline names it). */
+  closing(): string | null;
 }
 
 /** Build the whole service: database, migrations, services and the HTTP app. */
@@ -99,6 +101,17 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     services.transfer.worker.start();
   }
   let closed = false;
+  let closing: string | null = null;
+  const parts: Array<[string, () => Promise<void>]> = [
+    ['auth (mail being sent)', () => services.auth.close()],
+    ['scheduler', () => services.content.scheduler.stop()],
+    ['redirect hit counts', () => services.redirects.close()],
+    ['media sweeper', () => services.media.sweeper.stop()],
+    ['search index worker', () => services.search.worker.stop()],
+    ['transfer worker', () => services.transfer.worker.stop()],
+    ['invalidation listener', () => bus.close()],
+    ['database', () => database.close()],
+  ];
   return {
     config,
     database,
@@ -109,14 +122,12 @@ export async function createCms(options: CreateCmsOptions): Promise<Cms> {
     async close() {
       if (closed) return;
       closed = true;
-      await services.auth.close();
-      await services.content.scheduler.stop();
-      await services.redirects.close();
-      await services.media.sweeper.stop();
-      await services.search.worker.stop();
-      await services.transfer.worker.stop();
-      await bus.close();
-      await database.close();
+      for (const [name, close] of parts) {
+        closing = name;
+        await close();
+      }
+      closing = null;
     },
+    closing: () => closing,
   };
 }

@@ -4,6 +4,9 @@ import { listen } from './http/server.js';
 import { createCms } from './index.js';
 import './providers-atproto.js';
 
+/** Longest a SIGTERM/SIGINT shutdown may take: the 10 s drain of connections plus closing the services. */
+export const SHUTDOWN_DEADLINE_MS = 15_000;
+
 /** Process entry: `npm start` and `cms serve`. */
 export async function serveMain(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -44,8 +47,22 @@ export async function serveMain(): Promise<void> {
   );
   const shutdown = (signal: string) => {
     cms.log.info({ signal }, 'shutting down');
+    // The bound on the whole shutdown: the drain gives up on open connections after 10 s, but closing
+    // the services (a worker's pass, the pool waiting for a query) has no bound of its own. Past the
+    // deadline, say what was still open and exit non-zero rather than hang until the orchestrator kills.
+    const deadline = setTimeout(async () => {
+      const pending = await running.pending();
+      const handles = process.getActiveResourcesInfo().reduce<Record<string, number>>((n, kind) => {
+        n[kind] = (n[kind] ?? 0) + 1;
+        return n;
+      }, {});
+      cms.log.error({ ...pending, handles, deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
     running.stop().then(
-      () => process.exit(0),
+      // Exit 1 when requests had to be cut off at the drain timeout: the shutdown was not clean.
+      () => process.exit(running.forced ? 1 : 0),
       (err) => {
         cms.log.error({ err }, 'shutdown failed');
         process.exit(1);
