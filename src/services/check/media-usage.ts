@@ -1,5 +1,5 @@
 import type { MediaUsageTable } from '../../db/tables-usage.js';
-import { rowsOfRange } from '../media-usage/entries.js';
+import { indexesCollection, rowsOfRange } from '../media-usage/entries.js';
 import { stateOps } from '../media-usage/state.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { loadChunk } from '../search/documents.js';
@@ -58,9 +58,13 @@ function compareEntry(
  * `rowsOfRange`, the rule an index step writes by.
  */
 async function scan({ ctx, snap }: CheckEnv<CheckDeps>, c: CollectionInfo, out: Pending, batch: number): Promise<void> {
+  const capable = indexesCollection(c);
   let cursor: string | null = null;
   for (;;) {
-    const chunk = await loadChunk(ctx.db, c, cursor, batch);
+    // A collection without media-capable fields implies no rows: only its stored rows are read.
+    const chunk: Awaited<ReturnType<typeof loadChunk>> = capable
+      ? await loadChunk(ctx.db, c, cursor, batch)
+      : { entries: [], ids: [], last: null };
     let q = ctx.db
       .selectFrom('_cms_media_usage')
       .select('entry_id')

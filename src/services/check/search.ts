@@ -122,6 +122,7 @@ async function checkCollection(
   building: string[],
   sink: FindingSink,
   batch: number,
+  tables: ReadonlySet<string>,
 ): Promise<void> {
   const { ctx, deps, repair } = env;
   const ops = deps.search.consistency;
@@ -142,6 +143,14 @@ async function checkCollection(
     out.add({
       code: 'SEARCH_INDEX_MISSING',
       message: 'search is enabled but the collection has no index',
+      collection: c.slug,
+      subject: c.slug,
+      repairable: true,
+    });
+  } else if (!tables.has(settings.index.table)) {
+    out.add({
+      code: 'SEARCH_INDEX_MISSING',
+      message: `the settings name index table ${settings.index.table}, which does not exist`,
       collection: c.slug,
       subject: c.slug,
       repairable: true,
@@ -175,11 +184,13 @@ export function searchCheckOf(batch: number): Check<CheckDeps> {
       const { ctx, snap, repair, deps } = env;
       const ops = deps.search.consistency;
       const settings = await ops.allSettings(ctx.db);
+      // Index tables that exist: settings naming a table dropped by hand mean there is no index.
+      const tables = new Set(await ops.engine.indexTables(ctx.db));
       const building: string[] = [];
       for (const c of [...snap.collections.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
         const s = settings.get(c.id) ?? null;
         if (c.supports.includes('search')) {
-          await checkCollection(env, c, s, building, sink, batch);
+          await checkCollection(env, c, s, building, sink, batch, tables);
         } else if (s && (s.index || s.build)) {
           // Reconcile reads the schema again in its transaction: search enabled meanwhile keeps the index.
           if (repair) await ops.reconcile(c.id);

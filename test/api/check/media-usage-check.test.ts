@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { CheckReport } from '../../../src/services/check/index.js';
 import { mediaUsageCheckOf } from '../../../src/services/check/media-usage.js';
 import { call, type TestCms } from '../../helpers/cms.js';
-import { createEntry } from '../../helpers/content.js';
+import { createEntry, postsCollection } from '../../helpers/content.js';
 import { describeEachDialect } from '../../helpers/db.js';
 import { mediaCms } from '../../helpers/media.js';
 import { asUpgradedSite, images, imageValue, usagePages, usageSchema } from '../../helpers/media-usage.js';
@@ -187,5 +187,23 @@ describeEachDialect('consistency check: media usage', (dialect) => {
     expect(repaired.findings.every((f) => f.repaired)).toBe(true);
     expect((await runCheck(cms, check, false)).codes).toEqual([]);
     expect(await rows(cms)).toEqual(before);
+  });
+
+  it('finds rows of a collection without media fields, and the repair clears them', async () => {
+    const cms = await mediaCms(dialect, 'file');
+    await usageSchema(cms);
+    const notes = await postsCollection(cms, { slug: 'notes' });
+    const [a] = await images(cms, 1);
+    const note = (await createEntry(cms, { data: { title: 'Plain' } }, cms.adminToken, 'notes')).item.id as string;
+    expect((await runUsage(cms)).checks[0].status).toBe('ok');
+    const title = notes.fields.find((f: any) => f.slug === 'title').id as string;
+    await cms.ctx.db
+      .insertInto('_cms_media_usage')
+      .values({ collection_id: notes.id, entry_id: note, field_id: title, media_id: a.id, locale: 'en', live: 1 })
+      .execute();
+    expect(found(await runUsage(cms))).toEqual([`MEDIA_USAGE_EXTRA:notes:${note}`]);
+    expect((await runUsage(cms, true)).status).toBe('repaired');
+    expect(await rows(cms)).toEqual([]);
+    expect((await runUsage(cms)).checks[0].status).toBe('ok');
   });
 });

@@ -189,4 +189,19 @@ describeEachDialect('consistency check: search index', (dialect) => {
     expect((await runCheck(cms, check, false)).codes).toEqual([]);
     expect(await ids(cms, 'eider')).toEqual([made[4]]);
   });
+
+  it('finds an index table dropped by hand and rebuilds it', async () => {
+    const cms = await testCms(dialect);
+    await articles(cms);
+    const ibis = await published(cms, { title: 'Ibis' });
+    const table = await indexTable(cms);
+    await cms.services.search.consistency.engine.drop(cms.ctx.db, table);
+
+    const broken = await runSearch(cms);
+    expect(found(broken)).toEqual(['SEARCH_INDEX_MISSING:articles:articles']);
+    expect(broken.checks[0].findings[0].message).toContain(table);
+    expect((await runSearch(cms, true)).status).toBe('repaired');
+    expect((await runSearch(cms)).checks[0].status).toBe('ok');
+    expect(await ids(cms, 'ibis')).toEqual([ibis]);
+  });
 });
