@@ -33,7 +33,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
  * until its client sends them, so only ready items are asked for. Items that share bytes (a
  * deduplicated replace) share the key: each key is asked once per batch.
  */
-async function itemBytes(db: Kdb, storage: Storage, sink: FindingSink): Promise<void> {
+async function itemBytes(db: Kdb, storage: Storage, batch: number, sink: FindingSink): Promise<void> {
   let after: string | null = null;
   for (;;) {
     let q = db
@@ -41,7 +41,7 @@ async function itemBytes(db: Kdb, storage: Storage, sink: FindingSink): Promise<
       .select(['id', 'storage_key', 'size'])
       .where('status', '=', 'ready')
       .orderBy('id')
-      .limit(CHECK_BATCH);
+      .limit(batch);
     if (after !== null) q = q.where('id', '>', after);
     const rows = await q.execute();
     if (!rows.length) return;
@@ -85,7 +85,7 @@ async function itemBytes(db: Kdb, storage: Storage, sink: FindingSink): Promise<
       }
     }
     after = rows[rows.length - 1]?.id ?? null;
-    if (rows.length < CHECK_BATCH) return;
+    if (rows.length < batch) return;
   }
 }
 
@@ -194,11 +194,11 @@ async function judge(
 }
 
 /**
- * Objects in storage that nothing owns, read a page of CHECK_BATCH at a time from `Storage.list`.
+ * Objects in storage that nothing owns, judged `batch` at a time as `Storage.list` yields them.
  * Objects younger than ORPHAN_GRACE_MS are not judged at all (not reported): one of them may be
  * an upload in flight, and a report that the next run takes back tells an operator nothing.
  */
-async function unownedObjects(env: CheckEnv<CheckDeps>, sink: FindingSink): Promise<void> {
+async function unownedObjects(env: CheckEnv<CheckDeps>, batch: number, sink: FindingSink): Promise<void> {
   const storage = env.deps.media.storage;
   // Object times come from the file system or the bucket, so they are compared with the wall
   // clock, not with the service's clock.
@@ -208,7 +208,7 @@ async function unownedObjects(env: CheckEnv<CheckDeps>, sink: FindingSink): Prom
   for await (const o of storage.list()) {
     if (o.modifiedAt.getTime() > cutoff) continue;
     page.push(o);
-    if (page.length >= CHECK_BATCH) {
+    if (page.length >= batch) {
       await judge(env, page, reportedPrefixes, sink);
       page = [];
     }
@@ -223,11 +223,16 @@ async function unownedObjects(env: CheckEnv<CheckDeps>, sink: FindingSink): Prom
  * `derived/<id>/`) to an item that still exists; a repair deletes those that do not. The store
  * (a bucket's key prefix) is assumed to hold this site's objects only.
  */
-export const storageCheck: Check<CheckDeps> = {
-  id: 'storage',
-  title: 'Media files in storage against the media library',
-  async run(env, sink) {
-    await itemBytes(env.ctx.db, env.deps.media.storage, sink);
-    await unownedObjects(env, sink);
-  },
-};
+export const storageCheck = storageCheckOf(CHECK_BATCH);
+
+/** The check reading `batch` rows or objects a step (tests walk the step boundaries with a small one). */
+export function storageCheckOf(batch: number): Check<CheckDeps> {
+  return {
+    id: 'storage',
+    title: 'Media files in storage against the media library',
+    async run(env, sink) {
+      await itemBytes(env.ctx.db, env.deps.media.storage, batch, sink);
+      await unownedObjects(env, batch, sink);
+    },
+  };
+}

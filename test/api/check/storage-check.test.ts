@@ -14,12 +14,14 @@ import { expect, it } from 'vitest';
 import { type Actor, personActor } from '../../../src/auth/actor.js';
 import { ROLES } from '../../../src/auth/roles.js';
 import { newId } from '../../../src/core/ids.js';
-import { ORPHAN_GRACE_MS } from '../../../src/services/check/storage.js';
+import { ORPHAN_GRACE_MS, storageCheckOf } from '../../../src/services/check/storage.js';
 import type { Storage } from '../../../src/storage/types.js';
 import { call } from '../../helpers/cms.js';
+import { describeEachDialect } from '../../helpers/db.js';
 import { getImage } from '../../helpers/images.js';
 import { describeEachStore, type MediaCms, mediaCms, png, startS3, uploaded } from '../../helpers/media.js';
 import { runExport } from '../../helpers/transfer.js';
+import { runCheck } from './run-check.js';
 
 const s3 = startS3();
 
@@ -166,5 +168,68 @@ describeEachStore('consistency checker: storage', (dialect, store) => {
     expect(findings(after)).toEqual(
       [`MEDIA_FILE_MISSING:${a.id}:false:false`, `MEDIA_FILE_SIZE_MISMATCH:${c.id}:false:false`].sort(),
     );
+  });
+});
+
+describeEachDialect('consistency checker: storage, a row or object a step', (dialect) => {
+  it('walks the item and object pages: each problem once, an item’s derivatives as one finding', async () => {
+    const cms = await mediaCms(dialect, 'file');
+    const storage = cms.services.media.storage;
+    const items = [];
+    for (let i = 0; i < 5; i++) {
+      items.push(await uploaded(cms, await png(800 + i, 600, { r: 40 * i, g: 20, b: 90 }), { name: `p${i}.png` }));
+    }
+    items.sort((x, y) => x.id.localeCompare(y.id));
+    const [first, kept, third, gone, fifth] = items as [any, any, any, any, any];
+    // Two derivatives of the item that will go, one of an item that stays.
+    const candidates = gone.srcsetCandidates.map((c: { url: string }) => c.url);
+    expect(candidates.length).toBeGreaterThanOrEqual(2);
+    for (const url of [...candidates.slice(0, 2), kept.srcsetCandidates[0].url]) {
+      expect((await getImage(cms, url)).status).toBe(200);
+    }
+    expect(await keys(storage, `derived/${gone.id}/`)).toHaveLength(2);
+
+    const goneKey = (
+      await cms.ctx.db
+        .selectFrom('_cms_media')
+        .select('storage_key')
+        .where('id', '=', gone.id)
+        .executeTakeFirstOrThrow()
+    ).storage_key;
+    // Bytes gone of the first, third and fifth item: one in each page of two rows.
+    const missing = [first, third, fifth];
+    for (const item of missing) {
+      const row = await cms.ctx.db
+        .selectFrom('_cms_media')
+        .select('storage_key')
+        .where('id', '=', item.id)
+        .executeTakeFirstOrThrow();
+      await storage.delete(row.storage_key);
+    }
+    const strays = Array.from({ length: 5 }, () => `${newId()}.bin`);
+    for (const key of strays) await putRaw(storage, key, 'stray');
+    await sql`delete from _cms_media where id = ${gone.id}`.execute(cms.ctx.db);
+    const then = new Date(Date.now() - 2 * ORPHAN_GRACE_MS);
+    for (const f of files(join(cms.dataDir, 'media'))) utimesSync(f, then, then);
+
+    const expected = [
+      ...missing.map((i) => `MEDIA_FILE_MISSING:${i.id}`),
+      ...[...strays, goneKey].map((k) => `STORAGE_OBJECT_ORPHANED:${k}`),
+      `STORAGE_OBJECT_ORPHANED:derived/${gone.id}/`,
+    ].sort();
+    for (const batch of [1, 2]) {
+      const found = await runCheck(cms, storageCheckOf(batch), false);
+      expect(found.codes, `batch ${batch}`).toEqual(expected);
+    }
+
+    const repaired = await runCheck(cms, storageCheckOf(1), true);
+    expect(repaired.codes).toEqual(expected);
+    expect(repaired.findings.filter((f) => f.repaired).map((f) => f.subject)).toHaveLength(7);
+    expect(await keys(storage, `derived/${gone.id}/`)).toEqual([]);
+    expect(await keys(storage, `derived/${kept.id}/`)).toHaveLength(1);
+    for (const key of [...strays, goneKey]) expect(await storage.head(key)).toBeNull();
+
+    const after = await runCheck(cms, storageCheckOf(1), false);
+    expect(after.codes).toEqual(missing.map((i) => `MEDIA_FILE_MISSING:${i.id}`).sort());
   });
 });
