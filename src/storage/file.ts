@@ -6,6 +6,7 @@ import {
   assertPrefix,
   type ByteRange,
   DERIVED_KEY,
+  DERIVED_PREFIX,
   type ListedObject,
   type ObjectHeaders,
   type ObjectInfo,
@@ -85,10 +86,14 @@ export class FileStorage implements Storage {
    * Walk the folders below the root, one directory handle open per level. A file's key is the
    * one `pathOf` puts there (`<2 chars>/<key>` for an original, `derived/<2 chars>/<id>/…` for a
    * derivative); a file anywhere else is listed under its relative path. A derived prefix walks
-   * only the derived folders.
+   * only the derived folders (an item's or a version's prefix only its own folder).
    */
   async *list(prefix = ''): AsyncIterable<ListedObject> {
-    const start = prefix.startsWith('derived/') ? join(this.root, 'derived') : this.root;
+    const start = DERIVED_PREFIX.test(prefix)
+      ? this.derivedPath(prefix)
+      : prefix.startsWith('derived/')
+        ? join(this.root, 'derived')
+        : this.root;
     for await (const path of walk(start)) {
       const key = this.keyOf(path);
       if (!key.startsWith(prefix)) continue;
