@@ -96,6 +96,8 @@ beforeAll(async () => {
         res.write(Buffer.alloc(64 * 1024));
         res.end(Buffer.alloc(64 * 1024));
         return;
+      case '/silent':
+        return; // the request is taken, and no answer ever comes
       case '/slow':
         res.writeHead(200, { 'content-type': 'image/png' });
         res.write(png.subarray(0, 8)); // then nothing more
@@ -272,6 +274,18 @@ describe('safeFetch', () => {
     const gone = new AbortController();
     gone.abort();
     expect(await refusal(safeFetch(`${base}/img.png`, opts({ signal: gone.signal })))).toBe('ABORTED');
+  });
+
+  it('stops when aborted while waiting for the answer, or just after its headers', async () => {
+    for (const path of ['/silent', '/slow']) {
+      const stop = new AbortController();
+      const asked = seen.filter((s) => s.path === path).length;
+      const download = refusal(safeFetch(`${base}${path}`, opts({ timeoutMs: 20_000, signal: stop.signal })));
+      await waitFor(() => seen.filter((s) => s.path === path).length > asked, { what: `the server to get ${path}` });
+      // At once, before the answer's headers can have been read: the download must not wait for the deadline.
+      stop.abort();
+      expect(await download, path).toBe('ABORTED');
+    }
   });
 
   it('reads a small document into memory within its limit (exporter JSON)', async () => {

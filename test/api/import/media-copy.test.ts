@@ -181,12 +181,16 @@ describeEachDialect('WordPress media copy', (dialect) => {
     );
     const gone = new AbortController();
     const asked = hits.filter((h) => h === '/wp-content/uploads/slow.png').length;
+    const finished: string[] = [];
     const t0 = Date.now();
-    const pending = run(undefined, gone.signal);
-    // The client goes away once the slow download is in flight (the server has its request).
-    await waitFor(() => hits.filter((h) => h === '/wp-content/uploads/slow.png').length > asked, {
-      what: 'the slow download to start',
-    });
+    const pending = run((p) => {
+      if (p.type === 'progress') finished.push(p.url);
+    }, gone.signal);
+    // The client goes away once the other file is in and the slow download is in flight (the server has its request).
+    await waitFor(
+      () => finished.includes(u('red.png')) && hits.filter((h) => h === '/wp-content/uploads/slow.png').length > asked,
+      { what: 'red.png to be copied while slow.png downloads' },
+    );
     gone.abort();
     const r = await pending;
     // Far below the 60 s download deadline: the abort, not the deadline, ended it.

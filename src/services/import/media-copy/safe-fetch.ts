@@ -93,7 +93,7 @@ async function open(rawUrl: string, opts: SafeFetchOptions, deadline: number) {
     if (opts.signal?.aborted) throw aborted(url);
     const target = parseTarget(url);
     const address = await vet(target, opts, deadline);
-    const res = await request(target, address, headers, deadline);
+    const res = await request(target, address, headers, deadline, opts.signal);
     const status = res.statusCode ?? 0;
     if (REDIRECT_STATUSES.has(status) && res.headers.location) {
       res.destroy();
@@ -241,6 +241,8 @@ async function guarded<T>(
   );
   const onAbort = () => halt(aborted(url));
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort between the answer's headers and this point fired no listener of ours.
+  if (opts.signal?.aborted) onAbort();
   // A connection cut short is an error of the response, not a short file.
   const onCut = () => halt(new FetchRefused('NETWORK', 'The server closed the connection early', url));
   res.once('aborted', onCut);
@@ -337,7 +339,13 @@ function beforeDeadline<T>(work: Promise<T>, url: string, deadline: number, sign
   });
 }
 
-function request(u: URL, to: { address: string; family: number }, headers: Record<string, string>, deadline: number) {
+function request(
+  u: URL,
+  to: { address: string; family: number },
+  headers: Record<string, string>,
+  deadline: number,
+  signal?: AbortSignal,
+) {
   // Connect to the vetted address whatever the resolver would say now; TLS still checks the host name.
   const lookup: LookupFunction = (_host, options, cb) => {
     if ((options as { all?: boolean }).all) (cb as (e: null, a: unknown[]) => void)(null, [to]);
@@ -350,6 +358,10 @@ function request(u: URL, to: { address: string; family: number }, headers: Recor
       reject(new FetchRefused('TIMEOUT', 'The download took too long', u.toString()));
       return;
     }
+    if (signal?.aborted) {
+      reject(aborted(u.toString()));
+      return;
+    }
     const req = lib.request(u, {
       method: 'GET',
       lookup,
@@ -360,14 +372,21 @@ function request(u: URL, to: { address: string; family: number }, headers: Recor
       () => req.destroy(new FetchRefused('TIMEOUT', 'The download took too long', u.toString())),
       left,
     );
-    req.on('response', (res) => {
-      // From here the body's reader (`guarded`) keeps the same deadline. A second timer here
-      // would race it: destroying the request first makes a slow body look like a cut connection.
+    // Stopped while waiting for the answer's headers (a server that never sends them included).
+    const onAbort = () => req.destroy(aborted(u.toString()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settled = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    req.on('response', (res) => {
+      // From here the body's reader (`guarded`) keeps the same deadline and the signal. A second
+      // timer here would race it: destroying the request first makes a slow body look like a cut connection.
+      settled();
       resolve(res);
     });
     req.on('error', (err) => {
-      clearTimeout(timer);
+      settled();
       reject(
         err instanceof FetchRefused
           ? err
