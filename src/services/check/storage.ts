@@ -11,7 +11,7 @@ import { CHECK_BATCH, type Check, type CheckEnv, type FindingSink } from './mode
  * inspecting an image and one transaction take (seconds). A file store object keeps the time its
  * bytes were last written (a staged upload is moved, not rewritten), S3 the time it was stored,
  * so an object an hour old whose key no row names is not one on its way in. The owners are read
- * again right before a repair deletes anything, which narrows what is left to a write that
+ * for each page of objects right before a repair deletes it, which leaves only a write that
  * stalled for an hour between its two steps.
  */
 export const ORPHAN_GRACE_MS = 60 * 60_000;
@@ -120,7 +120,9 @@ const itemOfDerived = (key: string) => key.slice('derived/'.length, 'derived/'.l
 
 /**
  * One listed page of objects: those no row owns are reported; with `repair`, an original is
- * deleted and a gone item's derivatives go with their prefix, after the owners are read again.
+ * deleted and a gone item's derivatives go with their prefix. The owners are read for each page
+ * after it is listed and right before its deletes, so an object that gained an owner while the
+ * store was being listed is kept.
  */
 async function judge(
   env: CheckEnv<CheckDeps>,
@@ -153,42 +155,28 @@ async function judge(
     ),
   ];
 
-  let deletable = new Set<string>();
-  let clearable = new Set<string>();
-  if (repair && (orphans.length || gone.length)) {
-    // Read again right before deleting: a row that came to own an object since is kept.
-    const ownedNow = await ownedKeys(
-      ctx.db,
-      orphans.map((o) => o.key),
-    );
-    const itemsNow = await existingItems(ctx.db, gone);
-    deletable = new Set(orphans.map((o) => o.key).filter((k) => !ownedNow.has(k)));
-    clearable = new Set(gone.filter((id) => !itemsNow.has(id)));
-    await eachLimited([...deletable], STORAGE_CONCURRENCY, (key) => storage.delete(key));
-    await eachLimited([...clearable], STORAGE_CONCURRENCY, (id) => storage.deletePrefix(`derived/${id}/`));
+  if (repair) {
+    await eachLimited(orphans, STORAGE_CONCURRENCY, (o) => storage.delete(o.key));
+    await eachLimited(gone, STORAGE_CONCURRENCY, (id) => storage.deletePrefix(`derived/${id}/`));
   }
 
   for (const o of orphans) {
-    const repaired = deletable.has(o.key);
-    if (repair && !repaired) continue;
     sink.add({
       code: 'STORAGE_OBJECT_ORPHANED',
       message: `${o.key} (${o.size} bytes, stored ${o.modifiedAt.toISOString()}) belongs to no media item and no site package`,
       subject: o.key,
       repairable: true,
-      repaired,
+      repaired: repair,
     });
   }
   for (const id of gone) {
-    const repaired = clearable.has(id);
-    if (repair && !repaired) continue;
     reportedPrefixes.add(`derived/${id}/`);
     sink.add({
       code: 'STORAGE_OBJECT_ORPHANED',
       message: `derived/${id}/ holds image derivatives of media item ${id}, which no longer exists`,
       subject: `derived/${id}/`,
       repairable: true,
-      repaired,
+      repaired: repair,
     });
   }
 }
