@@ -4281,7 +4281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4372,7 +4372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4483,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4590,7 +4590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4683,7 +4683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4790,7 +4790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4890,7 +4890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4983,7 +4983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5096,7 +5096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5204,7 +5204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5298,7 +5298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5406,7 +5406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5504,7 +5504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5702,7 +5702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5795,7 +5795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5903,7 +5903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6001,7 +6001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6094,7 +6094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6199,7 +6199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6315,7 +6315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6404,7 +6404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6511,7 +6511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE); A `preview` token that is not valid (PREVIEW_TOKEN_INVALID) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,7 +6604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6718,7 +6718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE); A `preview` token that is not valid (PREVIEW_TOKEN_INVALID) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6813,7 +6813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6925,7 +6925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7029,7 +7029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7142,7 +7142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7255,7 +7255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7368,7 +7368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7481,7 +7481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7594,7 +7594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7706,7 +7706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7809,7 +7809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7909,7 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8003,7 +8003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8094,7 +8094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8185,7 +8185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8280,7 +8280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8392,7 +8392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8491,7 +8491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8581,7 +8581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8676,7 +8676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8770,7 +8770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8865,7 +8865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8973,7 +8973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9064,7 +9064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9171,7 +9171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9264,7 +9264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9371,7 +9371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9466,7 +9466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR) */
+            /** @description Invalid input (VALIDATION_ERROR); A type this site does not accept (INVALID_TYPE) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9484,7 +9484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,7 +9601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9706,7 +9706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9825,7 +9825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9918,7 +9918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10025,7 +10025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10126,7 +10126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10220,7 +10220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10322,7 +10322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input (VALIDATION_ERROR) */
+            /** @description Invalid input (VALIDATION_ERROR); Bytes of a type not accepted, or not the type declared (INVALID_TYPE) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10340,7 +10340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10452,7 +10452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10570,7 +10570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10675,7 +10675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10762,7 +10762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10861,7 +10861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10948,7 +10948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11047,7 +11047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11160,7 +11160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11268,7 +11268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11363,7 +11363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11479,7 +11479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11575,7 +11575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11666,7 +11666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11775,7 +11775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11882,7 +11882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11973,7 +11973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12064,7 +12064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12173,7 +12173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12268,7 +12268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12375,7 +12375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12473,7 +12473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12566,7 +12566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12681,7 +12681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12774,7 +12774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12884,7 +12884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12980,7 +12980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13090,7 +13090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13193,7 +13193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13291,7 +13291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13400,7 +13400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13491,7 +13491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13600,7 +13600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13695,7 +13695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13804,7 +13804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13908,7 +13908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14022,7 +14022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14132,7 +14132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14236,7 +14236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14346,7 +14346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14437,7 +14437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14544,7 +14544,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14637,7 +14637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14744,7 +14744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14843,7 +14843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14934,7 +14934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15041,7 +15041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15130,7 +15130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15232,7 +15232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15344,7 +15344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15452,7 +15452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15554,7 +15554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15659,7 +15659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15750,7 +15750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15863,7 +15863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15952,7 +15952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16045,7 +16045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE); Nobody can raise their own role (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16063,7 +16063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE); The last enabled Admin would lose the role (LAST_ADMIN) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16152,7 +16152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16170,7 +16170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE); The last enabled Admin cannot be disabled (LAST_ADMIN) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16250,7 +16250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16346,7 +16346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16441,7 +16441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16535,7 +16535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16642,7 +16642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16731,7 +16731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16867,7 +16867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16964,7 +16964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17058,7 +17058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17162,7 +17162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17249,7 +17249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17347,7 +17347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17441,7 +17441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17537,7 +17537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17675,7 +17675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17782,7 +17782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17887,7 +17887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17994,7 +17994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18092,7 +18092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18190,7 +18190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18288,7 +18288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18392,7 +18392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE); Approvals are decided in a signed-in session, not with a token (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18481,7 +18481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE); Approvals are decided in a signed-in session, not with a token (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18579,7 +18579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE); Approvals are decided in a signed-in session, not with a token (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18677,7 +18677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18768,7 +18768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18879,7 +18879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18989,7 +18989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19193,7 +19193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE) */
+            /** @description State conflict: the name or slug is taken (ALREADY_EXISTS), `_rev` is stale (REV_CONFLICT), or the state does not allow it (CONFLICT, INVALID_STATE); Comments are closed on this collection or entry (COMMENTS_CLOSED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19291,7 +19291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19382,7 +19382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19495,7 +19495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19584,7 +19584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19673,7 +19673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19775,7 +19775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19885,7 +19885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19981,7 +19981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20072,7 +20072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20177,7 +20177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20276,7 +20276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20372,7 +20372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20463,7 +20463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20570,7 +20570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20663,7 +20663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20770,7 +20770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20946,7 +20946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21041,7 +21041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21149,7 +21149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21243,7 +21243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Insufficient permission or scope */
+            /** @description Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -57,6 +57,11 @@ export interface OpSpec<P, Q, B, R> {
   existing?: string;
   /** A read that answers 409 in some state (a download of an unfinished export): documented with this text. */
   conflict?: string;
+  /**
+   * Codes this operation answers beyond those every operation of its kind documents, by status, as
+   * `What happened (CODE)`: added to that status's description (or documenting the status).
+   */
+  errors?: Partial<Record<400 | 403 | 409, string>>;
 }
 
 export interface OpInput<P, Q, B> {
@@ -91,7 +96,7 @@ function globalErrors(spec: { public?: boolean; method: Method }): Record<string
   if (!spec.public) {
     return {
       401: errorContent('Missing or invalid credentials (UNAUTHORIZED)'),
-      403: errorContent('Insufficient permission or scope'),
+      403: errorContent('Insufficient permission (INSUFFICIENT_PERMISSIONS) or token scope (INSUFFICIENT_SCOPE)'),
     };
   }
   if (spec.method === 'get') return {};
@@ -100,6 +105,19 @@ function globalErrors(spec: { public?: boolean; method: Method }): Record<string
     403: errorContent('A signed-in session without the CSRF token of its origin (CSRF_REJECTED)'),
     429: errorContent('Too many requests from this client (RATE_LIMITED)'),
   };
+}
+
+/** Add an operation's own codes to the descriptions of their statuses. */
+function withErrors<R extends Record<string, { description: string }>>(
+  extra: Partial<Record<number, string>> | undefined,
+  responses: R,
+): R {
+  const out: Record<string, { description: string }> = { ...responses };
+  for (const [status, text] of Object.entries(extra ?? {}) as Array<[string, string]>) {
+    const base = out[status];
+    out[status] = base ? { ...base, description: `${base.description}; ${text}` } : errorContent(text);
+  }
+  return out as R;
 }
 
 /**
@@ -138,7 +156,7 @@ export function op<
         ? { body: { required: true, content: { [upload.mediaType]: { schema: upload.schema as never } } } }
         : {}),
     },
-    responses: {
+    responses: withErrors(spec.errors, {
       [status]: spec.download
         ? {
             description: spec.download.description,
@@ -190,7 +208,7 @@ export function op<
       },
       // Any request may write (a sign-in's last use, a 404 log row), so any may meet a full disk.
       507: errorContent('The database has no space left (DATABASE_FULL); nothing of the request was kept'),
-    },
+    }),
   });
   if (upload && !spec.hidden) {
     // Documented with its body, but served without a body validator: that would read the whole upload into memory.

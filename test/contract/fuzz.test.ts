@@ -351,6 +351,12 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
           report(`undocumented ${res.status} ${json?.error?.code ?? ''}`);
         if (res.status >= 400) {
           if (json?.success !== false || typeof json.error?.code !== 'string') report('no error envelope');
+          else if (res.status < 500 && documented.includes(String(res.status))) {
+            // The code must be one the document names for that status: descriptions list codes as `(CODE, …)`.
+            const description = String(op.responses?.[String(res.status)]?.description ?? '');
+            if (!new RegExp(`\\b${json.error.code}\\b`).test(description))
+              report(`undocumented code ${res.status} ${json.error.code}`);
+          }
         } else if (res.status < 300) {
           const declared = op.responses?.[String(res.status)]?.content ?? {};
           const ct = (res.headers.get('content-type') ?? '').split(';')[0];

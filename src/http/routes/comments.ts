@@ -93,6 +93,7 @@ export function commentRoutes(api: Api): void {
       method: 'post',
       path: '/comments/{collection}/{contentId}',
       operationId: 'createComment',
+      errors: { 409: 'Comments are closed on this collection or entry (COMMENTS_CLOSED)' },
       summary: 'Submit a comment on a published entry (enters moderation)',
       description:
         'Public. Browsers must send `X-CMS-Request: 1` or an Origin of this site. At most 5 submissions per minute per client IP (429 with Retry-After).',

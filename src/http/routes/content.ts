@@ -98,6 +98,7 @@ export function contentRoutes(api: Api): void {
       method: 'get',
       path: base,
       operationId: 'listContent',
+      errors: { 403: 'A `preview` token that is not valid (PREVIEW_TOKEN_INVALID)' },
       summary: 'List entries (cursor or numbered pages)',
       tags,
       params: CollectionPathParams,
@@ -127,6 +128,7 @@ export function contentRoutes(api: Api): void {
       method: 'get',
       path: entry,
       operationId: 'getContent',
+      errors: { 403: 'A `preview` token that is not valid (PREVIEW_TOKEN_INVALID)' },
       summary: 'Get an entry by database ID or slug',
       description:
         'With a preview token (`?preview=` or the `X-CMS-Preview` header) the answer is the token’s entry with its pending draft, for anyone; a read of another entry with it is 403 PREVIEW_TOKEN_INVALID.',

@@ -136,6 +136,7 @@ export function mediaRoutes(api: Api): void {
       method: 'post',
       path: '/media/upload-url',
       operationId: 'getMediaUploadUrl',
+      errors: { 400: 'A type this site does not accept (INVALID_TYPE)' },
       summary: 'Create a pending item and get where to upload its bytes',
       description:
         'Answers `existing: true` with the item when `contentHash` matches a file with the same type and size (nothing to upload).',
@@ -302,6 +303,7 @@ export function mediaRoutes(api: Api): void {
       method: 'post',
       path: '/media/{id}/confirm',
       operationId: 'confirmMediaUpload',
+      errors: { 400: 'Bytes of a type not accepted, or not the type declared (INVALID_TYPE)' },
       summary: 'Verify the uploaded bytes and make the pending item ready',
       tags,
       params: MediaIdParams,

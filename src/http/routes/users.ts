@@ -38,6 +38,10 @@ export function usersRoutes(api: Api): void {
       method: 'put',
       path: '/admin/users/{id}',
       operationId: 'updateUser',
+      errors: {
+        403: 'Nobody can raise their own role (FORBIDDEN)',
+        409: 'The last enabled Admin would lose the role (LAST_ADMIN)',
+      },
       summary: "Change a user's name or role",
       description:
         'Nobody raises their own role or gives a role above their own; the last enabled Admin cannot be demoted (409 LAST_ADMIN).',
@@ -54,6 +58,7 @@ export function usersRoutes(api: Api): void {
       method: 'post',
       path: '/admin/users/{id}/disable',
       operationId: 'disableUser',
+      errors: { 409: 'The last enabled Admin cannot be disabled (LAST_ADMIN)' },
       summary: 'Disable a user: their sessions end and their tokens stop working at once',
       description: 'The last enabled Admin cannot be disabled (409 LAST_ADMIN).',
       tags,
