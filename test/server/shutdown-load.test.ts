@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { resolveConfig } from '../../src/core/config.js';
-import { createLogger } from '../../src/core/log.js';
-import { createCms } from '../../src/index.js';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { describeEachDialect } from '../helpers/db.js';
 import { freshConnection, type Outcome, startLoad } from '../helpers/load.js';
-import { pgUrlWithSchema } from '../helpers/process.js';
+import { COLLECTION, dropSite, openSite, type Site, seededSite } from '../helpers/served-site.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 
 /**
@@ -28,59 +22,7 @@ import { type ServerProcess, startServer } from '../helpers/server-process.js';
  */
 const WORKERS = 16;
 const EXIT_BOUND_MS = 10_000;
-const COLLECTION = 'loadposts';
 const FILLER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(60);
-
-interface Site {
-  env: Record<string, string>;
-  databaseUrl: string;
-  tdb: TestDatabase | null;
-  dataDir: string;
-  token: string;
-}
-
-function openSite(dataDir: string, databaseUrl: string) {
-  return createCms({
-    config: resolveConfig({ dataDir, databaseUrl, logLevel: 'silent' }),
-    logger: createLogger('silent'),
-    scheduler: false,
-  });
-}
-
-async function seededSite(dialect: 'sqlite' | 'postgres'): Promise<Site> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cms-shutdown-'));
-  const tdb = dialect === 'postgres' ? await freshDatabase('postgres') : null;
-  const databaseUrl = tdb ? pgUrlWithSchema(tdb.url, tdb.schema!) : `sqlite:${join(dataDir, 'cms.db')}`;
-  const cms = await openSite(dataDir, databaseUrl);
-  try {
-    const { user } = await cms.services.users.create(null, { email: 'admin@example.test', name: 'Admin' });
-    const { token } = await cms.services.tokens.create(null, { userId: user.id, name: 'load' });
-    const res = await cms.app.request('/_cms/api/schema/collections', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        slug: COLLECTION,
-        label: 'Load posts',
-        supports: ['search'],
-        fields: [
-          { slug: 'title', label: 'Title', type: 'string', required: true, indexed: true, searchable: true },
-          { slug: 'body', label: 'Body', type: 'text', searchable: true },
-          { slug: 'views', label: 'Views', type: 'integer', indexed: true },
-        ],
-      }),
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return {
-      env: { CMS_DATA_DIR: dataDir, CMS_DATABASE_URL: databaseUrl, CMS_LOG_LEVEL: 'info' },
-      databaseUrl,
-      tdb,
-      dataDir,
-      token,
-    };
-  } finally {
-    await cms.close();
-  }
-}
 
 /**
  * Every entry of the collection, read through the API of the service started again on the database
@@ -216,8 +158,7 @@ describeEachDialect('graceful shutdown under load', (dialect) => {
       expect(new Map(stored.map((e) => [e.id, e.title]))).toEqual(expected);
     } finally {
       for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-      await site.tdb?.drop();
-      rmSync(site.dataDir, { recursive: true, force: true });
+      await dropSite(site);
     }
   }, 60_000);
 });
