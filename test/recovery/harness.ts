@@ -22,10 +22,13 @@ import { PG_URL } from '../helpers/db.js';
 import { pgUrlWithSchema, ROOT } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** Seeds each scenario runs: `CRASH_SEEDS=N` runs 1..N (default 3); `CRASH_SEED=S` runs only S (to replay a failure). */
-export function crashSeeds(): number[] {
+/**
+ * Seeds each scenario runs: `CRASH_SEEDS=N` runs 1..N (default `defaultCount`, 3 unless a scenario's
+ * seeds are slow); `CRASH_SEED=S` runs only S (to replay a failure).
+ */
+export function crashSeeds(defaultCount = 3): number[] {
   if (process.env.CRASH_SEED) return [Number(process.env.CRASH_SEED)];
-  const n = Number(process.env.CRASH_SEEDS ?? 3);
+  const n = Number(process.env.CRASH_SEEDS ?? defaultCount);
   return Array.from({ length: Math.max(1, n) }, (_, i) => i + 1);
 }
 
@@ -55,6 +58,7 @@ export interface Site {
   env: Record<string, string>;
   /** Bearer token of an Administrator, made before the first start. */
   adminToken: string;
+  adminId: string;
   /** The same database opened in the test process, without scheduler or workers; closed with the site. */
   open(): Promise<Cms>;
   /** Close what the test process opened, drop the schema, remove the data directory. */
@@ -97,6 +101,7 @@ export async function freshSite(dialect: DialectName, extraEnv: Record<string, s
     dataDir,
     env,
     adminToken: token,
+    adminId: user.id,
     open,
     async drop() {
       await opened?.close();
