@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kdb } from '../../db/connect.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
@@ -247,6 +248,9 @@ export function buildOps(deps: IndexDeps) {
       // Searches read the settings again once the step is visible.
       deps.settings.forget();
       if (finished || Date.now() - started >= budgetMs) return;
+      // A turn of the event loop between steps: SQLite queries complete synchronously, so without it
+      // the process would read no request (edits, health checks) for the whole budget.
+      await nextTurn();
     }
   }
 
