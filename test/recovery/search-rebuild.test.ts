@@ -31,7 +31,7 @@ const ENTRIES = Number(process.env.CRASH_SEARCH_ENTRIES ?? 1200);
  * Entries per rebuild step: small, so the rebuild takes many steps and the kill lands inside it
  * (SQLite steps are several times faster than PostgreSQL's).
  */
-const BATCH = { sqlite: 2, postgres: 20 };
+const BATCH = { sqlite: 2, postgres: 8 };
 
 /** A word for entry `n` that no other entry holds and no stemmer changes (no s, e, y, l, and no vowel-like endings). */
 function word(n: number, prefix = 'zq'): string {
@@ -124,7 +124,7 @@ describeEachDialect('crash during a search rebuild', (dialect) => {
       const r = rng(seed);
       const token = site.adminToken;
       // Long enough for the rebuild request to have started the build, short of its end (seconds).
-      const killAfterMs = r.int(300, 1500);
+      const killAfterMs = r.int(300, 1000);
       const rebuild = api(server, token, 'POST', '/search/rebuild', { collection: 'articles' }).catch(() => null);
       // An editor keeps writing while the index is rebuilt: the rebuild must not lose these edits.
       // It sends one edit at a time, so at most one is unanswered when the kill comes.
