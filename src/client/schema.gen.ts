@@ -9760,7 +9760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10061,7 +10061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10274,7 +10274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10385,7 +10385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10506,7 +10506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16767,7 +16767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17000,7 +17000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17094,7 +17094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17591,7 +17591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17932,7 +17932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18030,7 +18030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18226,7 +18226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS) */
+            /** @description The database is unavailable (DATABASE_UNAVAILABLE, Retry-After); Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS); The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -7,7 +7,7 @@ import { z } from 'zod';
  *           "forcePathStyle": true, "publicUrl": "https://cdn.example.com/media" },
  *           "mediaAllowedTypes": ["image/*", "application/pdf"], "maxImagePixels": 100000000 }
  *   env:  CMS_STORAGE_URL, CMS_S3_ENDPOINT, CMS_S3_REGION (or AWS_REGION), CMS_S3_FORCE_PATH_STYLE,
- *         CMS_S3_PUBLIC_URL, CMS_MEDIA_ALLOWED_TYPES (comma-separated), CMS_MAX_IMAGE_PIXELS.
+ *         CMS_S3_PUBLIC_URL, CMS_S3_TIMEOUT_MS, CMS_MEDIA_ALLOWED_TYPES (comma-separated), CMS_MAX_IMAGE_PIXELS.
  * S3 credentials come from the SDK's standard chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY,
  * profiles, instance roles) unless `accessKeyId` and `secretAccessKey` are given in the file.
  */
@@ -35,6 +35,8 @@ export const storageSchema = z
     publicUrl: z.url({ protocol: /^https?$/ }).optional(),
     accessKeyId: z.string().min(1).optional(),
     secretAccessKey: z.string().min(1).optional(),
+    /** S3: how long a connection may take to open, and a request may go without a byte, before it fails. */
+    timeoutMs: z.coerce.number().int().min(100).max(600_000).optional(),
   })
   .strict();
 
@@ -91,7 +93,12 @@ export type StorageConfig =
       /** Base URL under which objects are publicly readable (a CDN or a public bucket); null → presigned URLs. */
       publicUrl: string | null;
       credentials: { accessKeyId: string; secretAccessKey: string } | null;
+      /** Connect and inactivity timeout of each request to the bucket. */
+      timeoutMs: number;
     };
+
+/** A bucket that answers nothing for this long is unavailable (an upload keeps sending, so it never idles that long). */
+export const DEFAULT_S3_TIMEOUT_MS = 15_000;
 
 /** Complete the storage option: the file system under the data directory unless an S3 URL is given. */
 export function resolveStorage(input: z.output<typeof storageSchema> | undefined, dataDir: string): StorageConfig {
@@ -117,6 +124,7 @@ export function resolveStorage(input: z.output<typeof storageSchema> | undefined
     forcePathStyle: input?.forcePathStyle ?? Boolean(input?.endpoint),
     publicUrl: input?.publicUrl?.replace(/\/+$/, '') ?? null,
     credentials,
+    timeoutMs: input?.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS,
   };
 }
 
@@ -126,6 +134,7 @@ const STORAGE_ENV: Record<string, keyof z.input<typeof storageSchema>> = {
   CMS_S3_REGION: 'region',
   CMS_S3_FORCE_PATH_STYLE: 'forcePathStyle',
   CMS_S3_PUBLIC_URL: 'publicUrl',
+  CMS_S3_TIMEOUT_MS: 'timeoutMs',
 };
 
 /** The storage option as the environment sets it, merged over the file's; null when no variable is set. */

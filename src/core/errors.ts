@@ -78,6 +78,7 @@ export const ERROR_STATUS = {
   // The database cannot be reached, dropped the connection, has no free connection within the
   // connect timeout, or did not answer within the statement timeout (docs/operations.md#when-the-parts-fail).
   DATABASE_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
   // The database refused a write for lack of space (SQLite's disk or page limit, PostgreSQL's disk):
   // nothing of the write was kept; the same write succeeds once space returns.
   DATABASE_FULL: 507,

@@ -61,7 +61,7 @@ export interface OpSpec<P, Q, B, R> {
    * Codes this operation answers beyond those every operation of its kind documents, by status, as
    * `What happened (CODE)`: added to that status's description (or documenting the status).
    */
-  errors?: Partial<Record<400 | 403 | 409, string>>;
+  errors?: Partial<Record<400 | 403 | 409 | 503, string>>;
 }
 
 export interface OpInput<P, Q, B> {

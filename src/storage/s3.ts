@@ -3,6 +3,7 @@ import { stat, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../core/config-media.js';
+import { CmsError } from '../core/errors.js';
 import {
   assertKey,
   assertPrefix,
@@ -33,6 +34,35 @@ const loadSdk = () =>
 /** Parts of 8 MiB, two in flight: a large upload holds at most ~16 MiB in memory. */
 const PART_SIZE = 8 * 1024 * 1024;
 
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * The bucket is not there to answer (refused, reset, timed out, or a 5xx after the SDK's retries):
+ * a 503 STORAGE_UNAVAILABLE the caller can retry, not a 500. A refusal of the request itself (a
+ * 4xx: missing object, denied credentials) stays what it is.
+ */
+function storageFailure(err: unknown): unknown {
+  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  const down =
+    (status !== undefined && status >= 500) ||
+    (e.code !== undefined && UNREACHABLE.has(e.code)) ||
+    e.name === 'TimeoutError' ||
+    e.name === 'RequestTimeout';
+  return down
+    ? new CmsError('STORAGE_UNAVAILABLE', 'The media storage is unavailable; try again shortly', { retryAfter: 5 })
+    : err;
+}
+
 function isNotFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
@@ -55,9 +85,8 @@ export class S3Storage implements Storage {
 
   private connect() {
     const { config } = this;
-    this.client ??= loadSdk().then((sdk) => ({
-      sdk,
-      client: new sdk.s3.S3Client({
+    this.client ??= loadSdk().then((sdk) => {
+      const client = new sdk.s3.S3Client({
         region: config.region,
         ...(config.endpoint ? { endpoint: config.endpoint } : {}),
         forcePathStyle: config.forcePathStyle,
@@ -65,8 +94,27 @@ export class S3Storage implements Storage {
         // Checksums only where S3 demands them: several S3-compatible servers reject the default trailers.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
-      }),
-    }));
+        // Without these a bucket that stops answering holds a request (and its upload) forever.
+        // (this SDK only warns about a request past its timeout unless told to fail it).
+        requestHandler: {
+          connectionTimeout: config.timeoutMs,
+          requestTimeout: config.timeoutMs,
+          throwOnRequestTimeout: true,
+        },
+      });
+      // Outermost step: what reaches the caller after the SDK's own retries.
+      client.middlewareStack.add(
+        (next) => async (args) => {
+          try {
+            return await next(args);
+          } catch (err) {
+            throw storageFailure(err);
+          }
+        },
+        { step: 'initialize', name: 'cmsStorageFailure' },
+      );
+      return { sdk, client };
+    });
     return this.client;
   }
 

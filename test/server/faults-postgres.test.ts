@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/core/config.js';
@@ -9,40 +8,14 @@ import { createCms } from '../../src/index.js';
 import { testCms } from '../helpers/cms.js';
 import { PG_URL, postgresAvailable } from '../helpers/db.js';
 import { mcpClient } from '../helpers/mcp.js';
+import { tcpProxy } from '../helpers/tcp-proxy.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** A TCP proxy to the shared PostgreSQL that a test can cut (every socket dropped, no new ones) and restore. */
+/** A proxy to the shared PostgreSQL that a test can cut (every socket dropped, no new ones) and restore. */
 function pgProxy() {
   const target = new URL(PG_URL);
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  let port = 0;
-  const open = () =>
-    new Promise<void>((resolve) => {
-      if (server) return resolve();
-      server = createServer((client) => {
-        const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => {});
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  const cut = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      const closing = server;
-      server = null;
-      if (!closing) return resolve();
-      closing.close(() => resolve());
-    });
-  return { open, cut, url: () => PG_URL.replace(/@[^/]+\//, `@127.0.0.1:${port}/`) };
+  const proxy = tcpProxy(target.hostname, Number(target.port || 5432));
+  return { ...proxy, url: () => PG_URL.replace(/@[^/]+\//, `@127.0.0.1:${proxy.port()}/`) };
 }
 
 const closers: (() => Promise<void>)[] = [];

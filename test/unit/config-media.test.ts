@@ -30,6 +30,7 @@ describe('media configuration', () => {
         CMS_S3_ENDPOINT: 'http://127.0.0.1:9000',
         CMS_MEDIA_ALLOWED_TYPES: 'image/*, application/PDF',
         CMS_MAX_IMAGE_PIXELS: '5000',
+        CMS_S3_TIMEOUT_MS: '4000',
       },
       cwd,
     );
@@ -42,6 +43,7 @@ describe('media configuration', () => {
       forcePathStyle: true,
       publicUrl: 'https://cdn.example.com',
       credentials: null,
+      timeoutMs: 4000,
     });
     expect(c.mediaAllowedTypes).toEqual(['image/*', 'application/pdf']);
     expect(c.maxImagePixels).toBe(5000);

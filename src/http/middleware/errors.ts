@@ -22,7 +22,12 @@ const PAUSED: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /** Refusals that tell the client when to come back (`details.retryAfter`, seconds). */
-const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'IMAGE_TRANSFORM_BUSY', 'DATABASE_UNAVAILABLE']);
+const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set([
+  'RATE_LIMITED',
+  'IMAGE_TRANSFORM_BUSY',
+  'DATABASE_UNAVAILABLE',
+  'STORAGE_UNAVAILABLE',
+]);
 
 export function errorBody(err: CmsError) {
   return {

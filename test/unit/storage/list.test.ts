@@ -111,6 +111,7 @@ describe('S3Storage.list', () => {
       forcePathStyle: true,
       publicUrl: null,
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      timeoutMs: 15_000,
     };
   };
 
