@@ -151,7 +151,8 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-const UNREACHABLE_CODES = new Set([
+/** Socket errors of a peer that is not there (a database, a bucket): refused, reset, timed out, unresolvable. */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

@@ -3,7 +3,7 @@ import { stat, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../core/config-media.js';
-import { CmsError } from '../core/errors.js';
+import { CmsError, UNREACHABLE_CODES } from '../core/errors.js';
 import {
   assertKey,
   assertPrefix,
@@ -34,17 +34,6 @@ const loadSdk = () =>
 /** Parts of 8 MiB, two in flight: a large upload holds at most ~16 MiB in memory. */
 const PART_SIZE = 8 * 1024 * 1024;
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-
 /**
  * The bucket is not there to answer (refused, reset, timed out, or a 5xx after the SDK's retries):
  * a 503 STORAGE_UNAVAILABLE the caller can retry, not a 500. A refusal of the request itself (a
@@ -55,7 +44,7 @@ function storageFailure(err: unknown): unknown {
   const status = e.$metadata?.httpStatusCode;
   const down =
     (status !== undefined && status >= 500) ||
-    (e.code !== undefined && UNREACHABLE.has(e.code)) ||
+    (e.code !== undefined && UNREACHABLE_CODES.has(e.code)) ||
     e.name === 'TimeoutError' ||
     e.name === 'RequestTimeout';
   return down

@@ -20,6 +20,9 @@ import { type Cms, createCms } from '../../src/index.js';
 import type { CheckReport } from '../../src/services/check/index.js';
 import { PG_URL } from '../helpers/db.js';
 import { pgUrlWithSchema, ROOT } from '../helpers/process.js';
+
+export { rng, versionOfRev } from '../helpers/seeded.js';
+
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -30,24 +33,6 @@ export function crashSeeds(defaultCount = 3): number[] {
   if (process.env.CRASH_SEED) return [Number(process.env.CRASH_SEED)];
   const n = Number(process.env.CRASH_SEEDS ?? defaultCount);
   return Array.from({ length: Math.max(1, n) }, (_, i) => i + 1);
-}
-
-/** A small deterministic generator (mulberry32): the same seed picks the same delays and choices. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    /** A whole number in [min, max]. */
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-  };
 }
 
 /** The data one server works on: a data directory and a database (a SQLite file in it, or a PostgreSQL schema). */
@@ -227,10 +212,4 @@ export function findings(report: CheckReport): string {
   return report.checks
     .flatMap((c) => c.findings.map((f) => `${c.id}: ${f.code} ${f.collection ?? ''} ${f.subject ?? ''}: ${f.message}`))
     .join('\n');
-}
-
-/** The entry version inside a `_rev` token (src/services/content/rev.ts: base64url of "<id>.<version>"). */
-export function versionOfRev(rev: string): number {
-  const text = Buffer.from(rev, 'base64url').toString();
-  return Number(text.slice(text.lastIndexOf('.') + 1));
 }

@@ -16,7 +16,9 @@ import { resolveConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { createCms } from '../../src/index.js';
 import { describeEachDialect, freshDatabase } from '../helpers/db.js';
+import { imageValue } from '../helpers/media-usage.js';
 import { pgUrlWithSchema } from '../helpers/process.js';
+import { rng, versionOfRev } from '../helpers/seeded.js';
 import { startServer } from '../helpers/server-process.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -45,20 +47,6 @@ const EXPECTED_REFUSALS: Partial<Record<Op, Record<number, string[]>>> = {
 interface Known {
   rev: string;
   version: number;
-}
-
-/** The version inside a `_rev` (opaque to clients; the test reads src/services/content/rev.ts's format to order answers). */
-const versionOf = (rev: string) => Number(Buffer.from(rev, 'base64url').toString().split('.').pop());
-
-/** A tiny seeded random generator, so a run's choice of operations is reproducible from its seed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
 }
 
 function pick(rnd: () => number): Op {
@@ -114,7 +102,7 @@ describeEachDialect('soak', (dialect) => {
       const tdb = dialect === 'postgres' ? await freshDatabase('postgres') : null;
       const databaseUrl = tdb ? pgUrlWithSchema(tdb.url, tdb.schema!) : `sqlite:${join(dataDir, 'cms.db')}`;
       const seed = Number(process.env.SOAK_SEED ?? Date.now() % 100_000);
-      const rnd = random(seed);
+      const rnd = rng(seed).next;
       const known = new Map<string, Known>();
       const created = new Set<string>();
       const media: Array<Record<string, unknown>> = [];
@@ -147,7 +135,7 @@ describeEachDialect('soak', (dialect) => {
             } as never);
             const published = await cms.services.content.publish(actor, COLLECTION, item.id, {});
             created.add(item.id);
-            known.set(item.id, { rev: published._rev, version: versionOf(published._rev) });
+            known.set(item.id, { rev: published._rev, version: versionOfRev(published._rev) });
           }
         } finally {
           await cms.close();
@@ -177,7 +165,7 @@ describeEachDialect('soak', (dialect) => {
       const learn = (id: string, body: any) => {
         const rev = body?.data?._rev;
         if (typeof rev !== 'string') return;
-        const version = versionOf(rev);
+        const version = versionOfRev(rev);
         const k = known.get(id);
         if (!k || version > k.version) known.set(id, { rev, version });
       };
@@ -281,14 +269,7 @@ describeEachDialect('soak', (dialect) => {
             const r = await request(op, 'POST', '/media', { headers: auth, body: form });
             const item = r.body?.data?.item;
             if (item && r.status < 300) {
-              media.push({
-                id: item.id,
-                provider: 'local',
-                src: item.url,
-                alt: '',
-                width: item.width,
-                height: item.height,
-              });
+              media.push(imageValue(item));
             }
             return;
           }
@@ -326,7 +307,7 @@ describeEachDialect('soak', (dialect) => {
         } while (cursor);
         for (const id of seen.keys()) {
           const one = (await (await fetch(`${api}/content/${COLLECTION}/${id}`, { headers: auth })).json()) as any;
-          seen.set(id, versionOf(one.data._rev));
+          seen.set(id, versionOfRev(one.data._rev));
         }
         const lost = [...created].filter((id) => !seen.has(id));
         const unknown = [...seen.keys()].filter((id) => !created.has(id));

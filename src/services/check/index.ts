@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { isoNow } from '../../core/clock.js';
 import { issuesError } from '../../core/errors.js';
@@ -63,6 +64,7 @@ export function createCheckService(ctx: ServiceContext, deps: CheckDeps) {
       const began = Date.now();
       await check.run(env as CheckEnv, sink);
       checks.push({ ...summary(), durationMs: Date.now() - began });
+      await nextTurn();
     }
     const problems = checks.reduce((n, c) => n + c.problems, 0);
     const repaired = checks.reduce((n, c) => n + c.repaired, 0);

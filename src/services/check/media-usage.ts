@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MediaUsageTable } from '../../db/tables-usage.js';
 import { indexesCollection, rowsOfRange } from '../media-usage/entries.js';
 import { stateOps } from '../media-usage/state.js';
@@ -61,6 +62,8 @@ async function scan({ ctx, snap }: CheckEnv<CheckDeps>, c: CollectionInfo, out: 
   const capable = indexesCollection(c);
   let cursor: string | null = null;
   for (;;) {
+    // SQLite answers synchronously: give requests a turn between batches of a long check.
+    await nextTurn();
     // A collection without media-capable fields implies no rows: only its stored rows are read.
     const chunk: Awaited<ReturnType<typeof loadChunk>> = capable
       ? await loadChunk(ctx.db, c, cursor, batch)

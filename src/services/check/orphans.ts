@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Kdb } from '../../db/connect.js';
 import { dyn } from '../content/rows.js';
@@ -129,6 +130,8 @@ async function entryOwned(env: CheckEnv, sink: FindingSink): Promise<void> {
       let after: string | null = null;
       for (;;) {
         const owners = await missingOwners(ctx.db, spec, c, after);
+        // SQLite answers synchronously: give requests a turn between batches of a long check.
+        await nextTurn();
         if (!owners.length) break;
         if (repair) await dropOwned(ctx.db, spec, c, owners);
         for (const owner of owners) {

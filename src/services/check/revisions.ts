@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kdb } from '../../db/connect.js';
 import { dyn } from '../content/rows.js';
 import type { CollectionInfo } from '../schema/model.js';
@@ -90,6 +91,8 @@ export const revisionsCheck: Check = {
         const rows: PointerRow[] = await q.orderBy('id').limit(CHECK_BATCH).execute();
         if (!rows.length) break;
         await checkRange(ctx.db, c, rows, repair, sink);
+        // SQLite answers synchronously: give requests a turn between batches of a long check.
+        await nextTurn();
         after = rows[rows.length - 1]?.id ?? null;
         if (rows.length < CHECK_BATCH) break;
       }

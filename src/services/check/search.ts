@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CollectionInfo } from '../schema/model.js';
 import { referenced } from '../search/consistency.js';
 import type { DocumentKey } from '../search/engine.js';
@@ -94,6 +95,8 @@ async function scan(
   const ops = deps.search.consistency;
   let cursor: string | null = null;
   for (;;) {
+    // SQLite answers synchronously: give requests a turn between batches of a long check.
+    await nextTurn();
     const chunk = await ops.chunk(ctx.db, c, cursor, batch);
     const held = await ops.engine.indexedEntries(ctx.db, index.table, cursor, batch);
     const ends = [chunk.ids.length === batch ? chunk.last : null, held.length === batch ? held.at(-1) : null]

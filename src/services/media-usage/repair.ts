@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Actor } from '../../auth/actor.js';
 import { isoNow } from '../../core/clock.js';
 import { CmsError, notFound } from '../../core/errors.js';
@@ -92,6 +93,9 @@ export function repairOps(deps: UsageDeps) {
         out.result.skipped += r.skipped;
         out.cursor = r.last;
         out.done = r.done;
+        // A turn of the event loop between ranges: SQLite queries complete synchronously, so without
+        // it the process would read no request for the whole budget (as the search rebuild learned).
+        if (!out.done) await nextTurn();
       } while (!out.done && Date.now() - began < budgetMs);
       if (out.done && out.result.status === 'complete' && out.result.skipped) out.result.status = 'partial';
     } catch (err) {
