@@ -65,11 +65,9 @@ const CheckSummarySchema = z
 
 export const CheckReportSchema = z
   .object({
-    status: z
-      .enum(['ok', 'repaired', 'problems'])
-      .openapi({
-        description: '`ok`: nothing found; `repaired`: every problem found was repaired; `problems`: some remain',
-      }),
+    status: z.enum(['ok', 'repaired', 'problems']).openapi({
+      description: '`ok`: nothing found; `repaired`: every problem found was repaired; `problems`: some remain',
+    }),
     repair: z.boolean(),
     startedAt: z.string(),
     durationMs: z.number().int(),
