@@ -1,7 +1,7 @@
 /**
  * Contract fuzzing from the OpenAPI document and the MCP tool list (issue 38): for every documented
  * operation and every tool, inputs generated from the documented schemas (valid ones and invalid
- * ones around them) as anonymous, several roles and a narrow token scope. Every answer must be below
+ * ones around them) as anonymous, every role and a narrow token scope. Every answer must be below
  * 500, an error must carry the envelope and a code, its status must be one the document lists for the
  * operation, and every 2xx body must validate against the documented response schema. The same
  * generated case must get the same status on SQLite and PostgreSQL.
@@ -32,7 +32,7 @@ import {
 
 const SEED = Number(process.env.FUZZ_SEED ?? 38);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
-const ACTORS = ['anonymous', 'admin', 'editor', 'subscriber', 'narrow'] as const;
+const ACTORS = ['anonymous', 'admin', 'editor', 'author', 'contributor', 'subscriber', 'narrow'] as const;
 type ActorName = (typeof ACTORS)[number];
 
 interface Case {
@@ -225,7 +225,7 @@ function casesFor(doc: Schema, path: string, method: string, op: Schema): Case[]
       )
     : bodyArb;
   const deep = fc.record({
-    actor: fc.constantFrom<ActorName>('admin', 'admin', 'editor', 'narrow'),
+    actor: fc.constantFrom<ActorName>('admin', 'admin', 'editor', 'author', 'contributor', 'narrow'),
     p: deepPathArb,
     q: deepQueryArb,
     body: deepBodyArb,
@@ -263,6 +263,8 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
       anonymous: null,
       admin: cms.adminToken,
       editor: (await cms.userToken(ROLES.EDITOR)).token,
+      author: (await cms.userToken(ROLES.AUTHOR)).token,
+      contributor: (await cms.userToken(ROLES.CONTRIBUTOR)).token,
       subscriber: (await cms.userToken(ROLES.SUBSCRIBER)).token,
       narrow: (await cms.userToken(ROLES.EDITOR, ['content:read'])).token,
     };
