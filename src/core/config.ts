@@ -116,6 +116,8 @@ export const configSchema = z
       .min(4 * 1024)
       .default(32 * 1024 ** 2),
     mediaUsageBatch: z.coerce.number().int().min(1).max(10_000).default(500),
+    // How long a claimed media usage work item stays with its process: a killed holder's item is claimable after it.
+    mediaUsageLeaseMs: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
     sqliteCacheSize: z.coerce
       .number()
       .int()
@@ -183,6 +185,8 @@ export interface CmsConfig {
   importMaxElementBytes: number;
   /** Entries one media usage indexing step (activation, repair) reads. */
   mediaUsageBatch: number;
+  /** Milliseconds a claimed media usage work item stays with the process that claimed it. */
+  mediaUsageLeaseMs: number;
   /** SQLite only: bytes of database pages the connection keeps in memory (the OS caches the rest of the file). */
   sqliteCacheSize: number;
   /** Seconds a preview token (one entry's draft, for the site's front end) stays valid. */
@@ -217,6 +221,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_IMPORT_MAX_EXPORT_BYTES: 'importMaxExportBytes',
   CMS_IMPORT_MAX_ELEMENT_BYTES: 'importMaxElementBytes',
   CMS_MEDIA_USAGE_BATCH: 'mediaUsageBatch',
+  CMS_MEDIA_USAGE_LEASE_MS: 'mediaUsageLeaseMs',
   CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
   CMS_PREVIEW_TOKEN_TTL: 'previewTokenTtl',
   CMS_MIGRATION_SNAPSHOTS: 'migrationSnapshots',
@@ -272,6 +277,7 @@ export function resolveConfig(
     importMaxExportBytes: v.importMaxExportBytes,
     importMaxElementBytes: v.importMaxElementBytes,
     mediaUsageBatch: v.mediaUsageBatch,
+    mediaUsageLeaseMs: v.mediaUsageLeaseMs,
     sqliteCacheSize: v.sqliteCacheSize,
     previewTokenTtl: v.previewTokenTtl,
     migrationSnapshots: v.migrationSnapshots,

@@ -15,9 +15,6 @@ export type { ActivationView, CollectionProgress, ProgressView } from './activat
 export type { CollectionRepair, RepairProgress, RepairResult, RepairStatus } from './repair.js';
 export type { WorkItem } from './work-rows.js';
 
-/** A work item's lease: long enough for one step, short enough that a dead holder is soon replaced. */
-const LEASE_MS = 60_000;
-
 /**
  * Media usage tracking: the index of media references kept in step with
  * entry and schema writes inside their transactions, the counts and pages
@@ -28,7 +25,14 @@ export function createMediaUsageService(
   ctx: ServiceContext,
   { schema, content, media }: { schema: SchemaService; content: ContentService; media: MediaService },
 ) {
-  const deps: UsageDeps = { ctx, schema, state: stateOps(ctx), batch: ctx.config.mediaUsageBatch, leaseMs: LEASE_MS };
+  // A work item's lease (mediaUsageLeaseMs): long enough for one step, short enough that a dead holder is soon replaced.
+  const deps: UsageDeps = {
+    ctx,
+    schema,
+    state: stateOps(ctx),
+    batch: ctx.config.mediaUsageBatch,
+    leaseMs: ctx.config.mediaUsageLeaseMs,
+  };
   const listeners = listenerOps(deps);
   content.hooks.afterWrite('media-usage', listeners.onEntryWrite);
   schema.hooks.afterChange('media-usage', listeners.onSchemaChange);
