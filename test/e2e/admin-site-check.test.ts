@@ -156,7 +156,7 @@ describeEachDialect('admin site health', (dialect) => {
     await site.cms.ctx.bus.publish('transfer');
     await opener.click();
     await page.getByRole('button', { name: 'Repair now' }).click();
-    await page.getByTestId('check-error-code').filter({ hasText: 'TRANSFER_IMPORT_IN_PROGRESS' }).waitFor();
+    await page.getByTestId('error-code').filter({ hasText: 'TRANSFER_IMPORT_IN_PROGRESS' }).waitFor();
     expect(await page.getByRole('alert').filter({ hasText: 'TRANSFER_IMPORT_IN_PROGRESS' }).textContent()).toContain(
       'A site import',
     );

@@ -6,7 +6,19 @@ import { ApiError, messageOf } from '../api/errors';
  * and brought into view. `extra` lists field issues no input shows; when
  * every issue sits next to its input, the summary just points there.
  */
-export function ErrorMessage({ error, extra = [] }: { error: unknown; extra?: string[] }) {
+/**
+ * `showCode` puts the service's error code beside the message, for screens an operator reads to
+ * look a code up (docs/operations.md) or quote it (Site health).
+ */
+export function ErrorMessage({
+  error,
+  extra = [],
+  showCode = false,
+}: {
+  error: unknown;
+  extra?: string[];
+  showCode?: boolean;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (error) ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
@@ -16,6 +28,13 @@ export function ErrorMessage({ error, extra = [] }: { error: unknown; extra?: st
       {error ? (
         <>
           <p>
+            {showCode && error instanceof ApiError ? (
+              <>
+                <code className="code" data-testid="error-code">
+                  {error.code}
+                </code>{' '}
+              </>
+            ) : null}
             {error instanceof ApiError && error.issues.length > 0 && extra.length === 0
               ? 'Please correct the highlighted fields.'
               : messageOf(error)}

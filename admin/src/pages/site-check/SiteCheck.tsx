@@ -2,9 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CHECK_IDS, type CheckId, type CheckReport, checkSite, repairSite } from '../../api/siteCheck';
 import { Button } from '../../components/Button';
-import { Spinner } from '../../components/Feedback';
+import { ErrorMessage, Spinner } from '../../components/Feedback';
 import { Page, Section } from '../../components/Page';
-import { CheckError } from './CheckError';
 import { CheckReportView } from './CheckReportView';
 import { RepairConfirm } from './RepairConfirm';
 import { CHECK_TEXT } from './words';
@@ -100,7 +99,7 @@ export function SiteCheckPage() {
             }
           />
         ) : null}
-        <CheckError error={error} />
+        <ErrorMessage error={error} showCode />
         {report ? (
           <CheckReportView report={report} />
         ) : busy || error ? null : (
