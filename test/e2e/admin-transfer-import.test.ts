@@ -172,7 +172,9 @@ describeWithChromium('site transfer import tab', () => {
     expect(text).toContain('Harbour Notes');
     expect(text).toContain('Boats and the people in them');
     expect(text).toContain(source.origin);
-    expect(await p.getByTestId('import-announcement').textContent()).toBe('The plan is ready: review it, then import.');
+    await expect
+      .poll(() => p.getByTestId('import-announcement').textContent())
+      .toBe('The plan is ready: review it, then import.');
 
     // The package's two users; nobody here has their addresses, so both would be created.
     const principals = p.getByTestId('principal');
@@ -214,7 +216,9 @@ describeWithChromium('site transfer import tab', () => {
     expect(await p.getByTestId('receipt-written').textContent()).toMatch(/^\d+$/);
     expect(await p.getByTestId('receipt-principals').textContent()).toBe('1 attributed · 1 created');
     expect(await receipt.textContent()).toContain('Imported users sign in on this site by magic link or passkey');
-    expect(await p.getByTestId('import-announcement').textContent()).toBe('Import complete. The receipt is shown.');
+    await expect
+      .poll(() => p.getByTestId('import-announcement').textContent())
+      .toBe('Import complete. The receipt is shown.');
     const digest = await receipt.getByLabel('Receipt digest').inputValue();
     const id = (await current.locator('code').first().textContent()) as string;
     expect((await ok(target.cms, token, 'GET', `/admin/transfer/imports/${id}/receipt`)).receiptDigest).toBe(digest);
@@ -342,9 +346,9 @@ describeWithChromium('site transfer import tab', () => {
     await current.getByRole('button', { name: 'Yes, abandon' }).click();
     await p.locator('[data-testid="current-import"][data-state="abandoned"]').waitFor();
     expect(await p.getByTestId('holds-site').count()).toBe(0);
-    expect(await p.getByTestId('import-announcement').textContent()).toBe(
-      'Import abandoned: what it wrote was undone.',
-    );
+    await expect
+      .poll(() => p.getByTestId('import-announcement').textContent())
+      .toBe('Import abandoned: what it wrote was undone.');
     // Writes are open again.
     expect((await call(cms, 'POST', '/schema/collections', { token: heldToken, body: write })).status).toBe(201);
     await p.context().close();

@@ -93,9 +93,9 @@ describeWithChromium('site transfer page', () => {
     const current = p.getByTestId('current-export');
     await p.locator('[data-testid="current-export"][data-state="complete"]').waitFor();
     expect(await current.textContent()).toContain('Export complete: ');
-    expect(await p.getByTestId('export-announcement').textContent()).toBe(
-      'Export complete. The archive can be downloaded.',
-    );
+    await expect
+      .poll(() => p.getByTestId('export-announcement').textContent())
+      .toBe('Export complete. The archive can be downloaded.');
     // The page sent the steps, each with the CSRF header of cookie sessions.
     expect(advances.length).toBeGreaterThan(0);
     expect(advances.every((h) => h === '1')).toBe(true);

@@ -255,9 +255,13 @@ export function announcement(
       return 'Analyzing the package.';
     case 'deciding':
       return 'Updating the plan.';
+    // The answer can render before the runner leaves its activity: once the
+    // import shows the end state, announce that rather than the request.
     case 'cancelling':
+      if (op?.state === 'cancelled') break;
       return 'Cancelling the import.';
     case 'abandoning':
+      if (op?.state === 'abandoned') break;
       return 'Abandoning the import and undoing what it wrote.';
     case 'executing': {
       if (op?.state !== 'executing') break;
