@@ -17,15 +17,6 @@ export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data });
 }
 
-/**
- * A named (registered) schema or null. `.nullable()` on a registered schema loses the null in the
- * generated document (zod-to-openapi 9 writes the bare `$ref`), so clients would be told the value is
- * always an object; a union writes `anyOf: [$ref, {type: 'null'}]`.
- */
-export function nullableRef<T extends z.ZodType>(schema: T) {
-  return z.union([schema, z.null()]);
-}
-
 export const DeletedResult = z.object({ deleted: z.literal(true), slug: z.string() }).openapi('DeletedResult');
 
 /** An identifier slug of at most `max` characters (one limit per schema, so a too-long value gets one message). */

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { BYLINE_RULES } from '../services/content/byline-rules.js';
-import { nullableRef, SlugParam } from './common.js';
+import { SlugParam } from './common.js';
 
 /** Request and response shapes of the content API. */
 
@@ -58,7 +58,7 @@ export const ContentItemSchema = z
     }),
     authorId: z.string().nullable(),
     primaryBylineId: z.string().nullable(),
-    byline: nullableRef(BylineSchema).openapi({ description: 'Primary byline' }),
+    byline: BylineSchema.nullable().openapi({ description: 'Primary byline' }),
     bylines: z.array(CreditSchema).openapi({ description: 'Ordered credits' }),
     createdAt: Instant,
     updatedAt: Instant,

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
 import { hasControlChars, isWellFormed } from '../core/text.js';
-import { nullableRef } from './common.js';
 
 /** Request and response shapes of the media API (REST bodies, the OpenAPI document and MCP tool inputs). */
 
@@ -80,7 +79,7 @@ export const MediaItemSchema = z
     url: z.string().openapi({ description: 'Stable address of the file (kept when the file is replaced)' }),
     immutableUrl: z.string().openapi({ description: 'Address of exactly these bytes, cacheable for a year' }),
     uploadedBy: z.string().nullable(),
-    focalPoint: nullableRef(FocalPointSchema).openapi({ description: 'Null: crops centre on the middle' }),
+    focalPoint: FocalPointSchema.nullable().openapi({ description: 'Null: crops centre on the middle' }),
     srcset: SrcsetText.nullable().openapi({
       description:
         'Null unless the item is a ready JPEG, PNG, WebP, AVIF or TIFF image (GIF, SVG and other files have none)',
@@ -212,7 +211,7 @@ export const UpdateMediaBody = z
     caption: Caption.optional(),
     folderId: FolderRef.nullable().optional().openapi({ description: 'A folder ID, or null for the Main library' }),
     filename: safeText(FILENAME_MAX).min(1).optional(),
-    focalPoint: nullableRef(FocalPointSchema)
+    focalPoint: FocalPointSchema.nullable()
       .optional()
       .openapi({ description: 'Raster images only; null puts it back in the centre' }),
   })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MENU_ITEM_KINDS } from '../services/menus/model.js';
 import { MENU_RULES } from '../services/menus/rules.js';
-import { nullableRef, SlugParam } from './common.js';
+import { SlugParam } from './common.js';
 import { CursorQuery, LocaleParam, MachineName } from './text.js';
 
 /** Menus and their items. */
@@ -50,7 +50,7 @@ export const MenuItemSchema = z
     customLabel: z.string().nullable(),
     url: z.string().nullable(),
     openInNewTab: z.boolean(),
-    target: nullableRef(MenuTargetSchema).openapi({
+    target: MenuTargetSchema.nullable().openapi({
       description: "Content and term items: the target in the reader's locale; null when not available there",
     }),
     targetGroup: z.string().nullable(),
