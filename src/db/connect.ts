@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { DEFAULT_SQLITE_CACHE_SIZE } from '../core/config.js';
 import type { DialectName } from './dialect.js';
 import { withNamedStatements } from './pg-named.js';
+import { countStatement } from './query-scope.js';
 import type { Tables } from './tables.js';
 
 const require = createRequire(import.meta.url);
@@ -27,7 +28,10 @@ export type Kdb = Kysely<Tables>;
 export interface Database {
   db: Kdb;
   dialect: DialectName;
-  /** Number of SQL statements executed so far (for query-budget tests). */
+  /**
+   * Number of SQL statements executed so far, by anyone (for query-budget tests). What one request
+   * or tool call ran is its query scope (query-scope.ts).
+   */
   readonly queryCount: number;
   /** PostgreSQL only: how to open a connection of its own on the same database and schema (LISTEN). */
   listenerConfig?: pg.ClientConfig;
@@ -67,8 +71,10 @@ export function dialectOf(url: string): DialectName {
 export function connect(url: string, options: ConnectOptions = {}): Database {
   const dialect = dialectOf(url);
   let count = 0;
-  const log = (event: { level: string }) => {
-    if (event.level === 'query' || event.level === 'error') count++;
+  // Every statement, answered or failed: the process-wide count, and the query scope of the work it runs for.
+  const log = (event: LogEvent) => {
+    count++;
+    countStatement(event.queryDurationMillis);
   };
   let db: Kdb;
   let listenerConfig: pg.ClientConfig | undefined;

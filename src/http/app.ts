@@ -64,7 +64,8 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
 
 export function createApp(config: CmsConfig, log: Logger, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext(log, services));
+  // Debug logs say what each request and tool call cost in statements (a query scope costs every request).
+  app.use('*', requestContext(log, services, { measureQueries: log.isLevelEnabled('debug') }));
   app.onError(onError);
   healthRoutes(app);
   rootRedirect(app, ADMIN_ROOT);

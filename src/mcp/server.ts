@@ -1,11 +1,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../auth/actor.js';
 import { requireScope } from '../auth/actor.js';
 import { CmsError, knownFailure } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { assertStorable } from '../core/text.js';
 import { RELEASE_VERSION } from '../core/version.js';
+import { currentQueryScope, inQueryScope, roundMs } from '../db/query-scope.js';
 import type { Services } from '../services/index.js';
 import { toolGated } from '../services/media-usage/gate.js';
 import { toolImportGated } from '../services/transfer/gate.js';
@@ -45,7 +51,7 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList(tools) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  const callTool = async (request: CallToolRequest): Promise<CallToolResult> => {
     const def = byName.get(request.params.name);
     if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
     try {
@@ -78,6 +84,24 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
       log.error({ err, tool: def.name }, 'tool failed');
       return errorResult(new CmsError('INTERNAL_ERROR', 'Internal error'));
     }
+  };
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    // A measured request (its query scope open) measures each tool call in a scope of its own.
+    if (!currentQueryScope()) return callTool(request);
+    return inQueryScope(async (scope) => {
+      const started = performance.now();
+      const result = await callTool(request);
+      log.debug(
+        {
+          tool: request.params.name,
+          isError: result.isError === true,
+          ms: roundMs(performance.now() - started),
+          db: { statements: scope.statements, ms: roundMs(scope.dbMs) },
+        },
+        'tool call',
+      );
+      return result;
+    });
   });
   return server;
 }

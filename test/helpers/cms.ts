@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import { type ConfigInput, resolveConfig } from '../../src/core/config.js';
-import { createLogger } from '../../src/core/log.js';
+import { createLogger, type Logger } from '../../src/core/log.js';
 import { connect } from '../../src/db/connect.js';
 import type { DialectName } from '../../src/db/dialect.js';
 import { type Cms, createCms } from '../../src/index.js';
@@ -27,7 +27,7 @@ let seq = 0;
 /** A whole service on a fresh database, closed after the test. */
 export async function testCms(
   dialect: DialectName,
-  options: { config?: ConfigInput; clock?: Clock; withAdmin?: boolean } = {},
+  options: { config?: ConfigInput; clock?: Clock; withAdmin?: boolean; logger?: Logger } = {},
 ): Promise<TestCms> {
   const tdb = await freshDatabase(dialect);
   const config = resolveConfig({ dataDir: '/tmp/cms-test-data', logLevel: 'silent', ...options.config });
@@ -35,7 +35,7 @@ export async function testCms(
     config,
     database: tdb.database,
     clock: options.clock,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     scheduler: false,
   });
   open.push(async () => {

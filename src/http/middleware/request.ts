@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { newId } from '../../core/ids.js';
 import type { Logger } from '../../core/log.js';
+import { inQueryScope, type QueryScope, roundMs } from '../../db/query-scope.js';
 import type { Services } from '../../services/index.js';
 import type { AppEnv } from '../env.js';
 
@@ -14,9 +15,18 @@ export function withRequestId(c: Context<AppEnv>, res: Response): Response {
   return res;
 }
 
-/** Request id (the client's when well-formed), a child logger carrying it, and one access-log line. */
-export function requestContext(log: Logger, services: Services): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+/**
+ * Request id (the client's when well-formed), a child logger carrying it, and one access-log line.
+ * With `measureQueries` the request runs in a query scope (src/db/query-scope.ts) and the line says
+ * its statements and database time. It is a switch because a scope costs every request: on Node 20
+ * the first scope turns on async context tracking for every promise of the process.
+ */
+export function requestContext(
+  log: Logger,
+  services: Services,
+  options: { measureQueries: boolean } = { measureQueries: false },
+): MiddlewareHandler<AppEnv> {
+  const handle = async (c: Context<AppEnv>, next: () => Promise<void>, scope: QueryScope | undefined) => {
     const incoming = c.req.header(REQUEST_ID_HEADER);
     const requestId = incoming && CLIENT_REQUEST_ID.test(incoming) ? incoming : newId();
     const child = log.child({ reqId: requestId });
@@ -40,10 +50,17 @@ export function requestContext(log: Logger, services: Services): MiddlewareHandl
           method: c.req.method,
           path: c.req.path,
           status: c.res.status,
-          ms: Math.round((performance.now() - started) * 10) / 10,
+          ms: roundMs(performance.now() - started),
+          ...(scope ? { db: { statements: scope.statements, ms: roundMs(scope.dbMs) } } : {}),
         },
         'request',
       );
     }
   };
+  if (!options.measureQueries) return (c, next) => handle(c, next, undefined);
+  return (c, next) =>
+    inQueryScope((scope) => {
+      c.set('queryScope', scope);
+      return handle(c, next, scope);
+    });
 }
