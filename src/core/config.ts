@@ -128,6 +128,11 @@ export const configSchema = z
     previewTokenTtl: z.coerce.number().int().min(60).max(604_800).default(3_600),
     // SQLite: snapshots kept of the database file, taken before migrations change it (docs/operations.md); 0 is off.
     migrationSnapshots: z.coerce.number().int().min(0).max(100).default(3),
+    // Off unless set to 1/true: REST responses then carry a Server-Timing header (database time, statements, total).
+    serverTiming: z
+      .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
+      .transform((v) => v === true || v === '1' || v === 'true')
+      .default(false),
     // Login providers, an ordered list (file only): validated by resolveProviders, which names the key at fault.
     providers: z.unknown().optional(),
   })
@@ -193,6 +198,8 @@ export interface CmsConfig {
   previewTokenTtl: number;
   /** SQLite only: how many pre-migration snapshots of the database file to keep (0 takes none). */
   migrationSnapshots: number;
+  /** REST responses carry `Server-Timing` (database time and statements of the request, total time); off by default. */
+  serverTiming: boolean;
   /** Login providers in list order, with their credentials from the environment (config-providers.ts). */
   providers: ProviderSettings[];
 }
@@ -225,6 +232,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   CMS_SQLITE_CACHE_SIZE: 'sqliteCacheSize',
   CMS_PREVIEW_TOKEN_TTL: 'previewTokenTtl',
   CMS_MIGRATION_SNAPSHOTS: 'migrationSnapshots',
+  CMS_SERVER_TIMING: 'serverTiming',
 };
 
 /** Validate and complete a configuration object (used by tests and the library entry). */
@@ -281,6 +289,7 @@ export function resolveConfig(
     sqliteCacheSize: v.sqliteCacheSize,
     previewTokenTtl: v.previewTokenTtl,
     migrationSnapshots: v.migrationSnapshots,
+    serverTiming: v.serverTiming,
     providers: resolveProviders(v.providers, env),
   };
 }

@@ -14,6 +14,7 @@ import { authenticate } from './middleware/auth.js';
 import { bodyLimits, storableInput } from './middleware/body.js';
 import { errorBody, onError } from './middleware/errors.js';
 import { requestContext } from './middleware/request.js';
+import { serverTiming } from './middleware/server-timing.js';
 import { openApiDocument } from './openapi.js';
 import { publicRequest, sitemapRoutes } from './public-site.js';
 import { IMPORT_UPLOADS } from './routes/import.js';
@@ -42,6 +43,8 @@ function validationHook(result: { success: boolean; error?: unknown; target?: st
 export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.onError(onError);
+  // First, so the time and statements of authentication are in it.
+  if (config.serverTiming) api.use('*', serverTiming());
   api.use('*', authenticate());
   // Before body limits and parsing: a refused write does not read its body (an upload is not streamed in).
   api.use('*', activationGate(API_ROOT));
@@ -64,8 +67,9 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
 
 export function createApp(config: CmsConfig, log: Logger, services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  // Debug logs say what each request and tool call cost in statements (a query scope costs every request).
-  app.use('*', requestContext(log, services, { measureQueries: log.isLevelEnabled('debug') }));
+  // Server-Timing and debug logs say what each request (and tool call) cost in statements; measuring costs every request.
+  const measureQueries = config.serverTiming || log.isLevelEnabled('debug');
+  app.use('*', requestContext(log, services, { measureQueries }));
   app.onError(onError);
   healthRoutes(app);
   rootRedirect(app, ADMIN_ROOT);
