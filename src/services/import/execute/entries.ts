@@ -166,6 +166,9 @@ export class EntryWriter {
         this.tally.skipped(p.item.postType, c.slug, 'exists');
         this.tally.commentsSkipped('exists', p.item.comments.length);
         this.landed.set(p.item.postId, { collection: c, id: hit.id, group: hit.translation_group, existing: true });
+        // A run cut short after writing the entry (a crash, a failed media step) left it waiting for its
+        // image too: the rewrite fills the field only while it is empty, so listing it again is safe.
+        if (p.thumbnailUrl) this.awaitImage(c, hit.id, p.thumbnailUrl);
       } else {
         this.tally.failed(
           p.item,
@@ -297,16 +300,12 @@ export class EntryWriter {
     this.tally.result.comments.imported += comments.length;
     for (const [reason, n] of Object.entries(commentsSkipped)) this.tally.commentsSkipped(reason, n);
     add(this.tally.result.comments.changed, commentsChanged);
-    const thumb = c.fields.find((f) => f.slug === 'featured_image' && f.type === 'image');
-    if (thumb) {
-      for (const f of featured) {
-        this.tally.result.media.featuredImages.push({
-          collection: c.slug,
-          entryId: f.id,
-          field: thumb.slug,
-          url: f.url,
-        });
-      }
-    }
+    for (const f of featured) this.awaitImage(c, f.id, f.url);
+  }
+
+  /** List the entry for the media step, which sets its `featured_image` field to the copy of `url`. */
+  private awaitImage(c: CollectionInfo, entryId: string, url: string): void {
+    const field = c.fields.find((f) => f.slug === 'featured_image' && f.type === 'image');
+    if (field) this.tally.result.media.featuredImages.push({ collection: c.slug, entryId, field: field.slug, url });
   }
 }

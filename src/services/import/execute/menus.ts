@@ -25,6 +25,16 @@ interface NavItem {
 
 const itemSchema = z.object(menuItemFields).strict();
 
+async function hasItems(deps: ImportDeps, menuId: string): Promise<boolean> {
+  const row = await deps.ctx.db
+    .selectFrom('_cms_menu_items')
+    .select('id')
+    .where('menu_id', '=', menuId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Why the menu write path would refuse this item (its schema, then the service's checkItem), or null. */
 async function refusal(deps: ImportDeps, input: SetItemInput): Promise<string | null> {
   const { parentIndex: _parentIndex, ...fields } = input;
@@ -94,6 +104,13 @@ export class Menus {
         .where('locale', '=', scope.locale)
         .executeTakeFirst();
       if (existing) {
+        if (skipExisting && items.length && !(await hasItems(deps, existing.id))) {
+          // A run cut short (a crash) between creating the menu and writing its items left it empty:
+          // this run writes them. A menu that has items is never merged into.
+          stats.skipped++;
+          await this.writeMenu(deps, scope, tally, landed, terms, name, items, false);
+          continue;
+        }
         if (skipExisting) {
           stats.skipped++;
           for (const n of items) tally.skipped(n.item.postType, null, 'exists');
@@ -119,6 +136,7 @@ export class Menus {
     terms: Terms,
     name: string,
     items: NavItem[],
+    create = true,
   ): Promise<void> {
     const stats = tally.result.menus;
     const sorted = [...items].sort((a, b) => a.order - b.order);
@@ -179,20 +197,22 @@ export class Menus {
       }
       list.length = MAX_MENU_ITEMS;
     }
-    try {
-      await deps.menus.create(scope.actor, {
-        name,
-        label: (this.labels.get(name) ?? name).slice(0, 200),
-        locale: scope.locale,
-      });
-    } catch (err) {
-      if (!isCmsError(err)) throw err;
-      stats.failed++;
-      for (const n of sources) tally.failed(n.item, null, err.code, `Menu "${name}": ${err.message}`);
-      stats.items.failed += sources.length;
-      return;
+    if (create) {
+      try {
+        await deps.menus.create(scope.actor, {
+          name,
+          label: (this.labels.get(name) ?? name).slice(0, 200),
+          locale: scope.locale,
+        });
+      } catch (err) {
+        if (!isCmsError(err)) throw err;
+        stats.failed++;
+        for (const n of sources) tally.failed(n.item, null, err.code, `Menu "${name}": ${err.message}`);
+        stats.items.failed += sources.length;
+        return;
+      }
+      stats.created++;
     }
-    stats.created++;
     if (!list.length) return;
     try {
       await deps.menus.items.setItems(scope.actor, name, scope.locale, list);
