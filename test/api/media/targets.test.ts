@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
+import { newId } from '../../../src/core/ids.js';
+import { STAGED_GRACE_MS } from '../../../src/services/media/sweeper.js';
 import { call, type TestCms } from '../../helpers/cms.js';
 import { describeEachStore, mediaCms, png, stagedLeftovers, startS3, uploaded } from '../../helpers/media.js';
 
@@ -232,15 +236,32 @@ describeEachStore('Upload-target flow', (dialect, store) => {
     const abandoned = await ask();
     await sendBytes(cms, abandoned, bytes);
     const kept = await uploaded(cms, await png(6, 6));
-    expect(await cms.services.media.sweeper.runOnce()).toEqual({ removed: 0 });
+    expect(await cms.services.media.sweeper.runOnce()).toEqual({ removed: 0, staged: 0 });
     clock.advance(3600_000 + 1);
     const late = await call(cms, 'POST', `/media/${abandoned.mediaId}/confirm`, {
       token: cms.adminToken,
       body: { size: bytes.length },
     });
     expect(late.body.error.code).toBe('INVALID_STATE');
-    expect(await cms.services.media.sweeper.runOnce()).toEqual({ removed: 1 });
+    expect(await cms.services.media.sweeper.runOnce()).toEqual({ removed: 1, staged: 0 });
     expect((await call(cms, 'GET', `/media/${abandoned.mediaId}`, { token: cms.adminToken })).status).toBe(404);
     expect(await cms.storedKeys()).toEqual([kept.storageKey]);
+  });
+
+  it('sweeps staged files a dead process left once they are an hour old, and no others', async () => {
+    const cms = await open();
+    const dir = join(cms.dataDir, 'tmp', 'uploads');
+    mkdirSync(dir, { recursive: true });
+    // What a kill -9 mid-upload leaves: a partial staged file nothing will move or remove.
+    const dead = `${newId()}.upload`;
+    const fresh = `${newId()}.upload`;
+    writeFileSync(join(dir, dead), 'partial');
+    writeFileSync(join(dir, fresh), 'in flight');
+    writeFileSync(join(dir, 'notes.txt'), 'not a staged file');
+    const hourAgo = new Date(Date.now() - STAGED_GRACE_MS - 1000);
+    utimesSync(join(dir, dead), hourAgo, hourAgo);
+    utimesSync(join(dir, 'notes.txt'), hourAgo, hourAgo);
+    expect(await cms.services.media.sweeper.runOnce()).toEqual({ removed: 0, staged: 1 });
+    expect(stagedLeftovers(cms).sort()).toEqual([fresh, 'notes.txt'].sort());
   });
 });
