@@ -9,10 +9,10 @@ import { apiReferenceRoutes } from './api-reference.js';
 import type { AppEnv } from './env.js';
 import { healthRoutes, rootRedirect } from './health.js';
 import { mcpRoutes } from './mcp.js';
-import { activationGate } from './middleware/activation-gate.js';
 import { authenticate } from './middleware/auth.js';
 import { bodyLimits, storableInput } from './middleware/body.js';
 import { errorBody, onError } from './middleware/errors.js';
+import { holdGate } from './middleware/holds.js';
 import { requestContext } from './middleware/request.js';
 import { serverTiming } from './middleware/server-timing.js';
 import { openApiDocument } from './openapi.js';
@@ -47,7 +47,7 @@ export function createApi(config: CmsConfig): OpenAPIHono<AppEnv> {
   if (config.serverTiming) api.use('*', serverTiming());
   api.use('*', authenticate());
   // Before body limits and parsing: a refused write does not read its body (an upload is not streamed in).
-  api.use('*', activationGate(API_ROOT));
+  api.use('*', holdGate(api, API_ROOT));
   const limits = bodyLimits(config);
   // Upload routes count their own bytes while streaming and refuse a declared length above the limit
   // before reading; the generic limiter would buffer a chunked upload whole. Anonymous callers keep

@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Actor } from '../auth/actor.js';
 import { ErrorEnvelope, envelope } from '../schemas/common.js';
+import { HOLD_ANSWERS, holdsMet, type OpenDuring } from '../services/holds.js';
 import type { Services } from '../services/index.js';
-import { routeGated } from '../services/media-usage/gate.js';
-import { importGated } from '../services/transfer/gate.js';
 import type { AppEnv } from './env.js';
+import { declareOpen } from './middleware/holds.js';
 
 export type Api = OpenAPIHono<AppEnv>;
 
@@ -62,6 +62,11 @@ export interface OpSpec<P, Q, B, R> {
    * `What happened (CODE)`: added to that status's description (or documenting the status).
    */
   errors?: Partial<Record<400 | 403 | 409 | 503, string>>;
+  /**
+   * A write (any method but GET) meets every hold (services/holds.ts) but the ones named here,
+   * each with the reason it stays open.
+   */
+  openDuring?: OpenDuring;
 }
 
 export interface OpInput<P, Q, B> {
@@ -195,21 +200,15 @@ export function op<
         503: errorContent(
           [
             'The database is unavailable (DATABASE_UNAVAILABLE, Retry-After)',
-            importGated(spec.method, spec.path)
-              ? 'Writes wait while a site import holds the site (TRANSFER_IMPORT_IN_PROGRESS)'
-              : null,
-            routeGated(spec.method, spec.path)
-              ? 'Writes are paused while media usage activation runs (MEDIA_USAGE_ACTIVATION_IN_PROGRESS)'
-              : null,
-          ]
-            .filter(Boolean)
-            .join('; '),
+            ...(spec.method === 'get' ? [] : holdsMet(spec.openDuring).map((hold) => HOLD_ANSWERS[hold])),
+          ].join('; '),
         ),
       },
       // Any request may write (a sign-in's last use, a 404 log row), so any may meet a full disk.
       507: errorContent('The database has no space left (DATABASE_FULL); nothing of the request was kept'),
     }),
   });
+  if (spec.method !== 'get') declareOpen(app, spec.method, spec.path, spec.openDuring);
   if (upload && !spec.hidden) {
     // Documented with its body, but served without a body validator: that would read the whole upload into memory.
     app.openAPIRegistry.registerPath(route);

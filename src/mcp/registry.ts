@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.js';
+import type { OpenDuring } from '../services/holds.js';
 import type { Services } from '../services/index.js';
 
 /**
@@ -33,6 +34,8 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   input: I;
   /** Schema of `structuredContent`, when the result has a fixed shape. */
   output?: z.ZodType;
+  /** A writing tool (not `readOnlyHint`) meets every hold (services/holds.ts) but the ones named here. */
+  openDuring?: OpenDuring;
   run(ctx: ToolContext, args: z.output<I>): Promise<unknown>;
 }
 

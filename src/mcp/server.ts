@@ -12,9 +12,8 @@ import type { Logger } from '../core/log.js';
 import { assertStorable } from '../core/text.js';
 import { RELEASE_VERSION } from '../core/version.js';
 import { currentQueryScope, inQueryScope, roundMs } from '../db/query-scope.js';
+import { checkHolds } from '../services/holds.js';
 import type { Services } from '../services/index.js';
-import { toolGated } from '../services/media-usage/gate.js';
-import { toolImportGated } from '../services/transfer/gate.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
 
@@ -57,8 +56,7 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
     try {
       if (def.scope !== null) requireScope(actor, def.scope);
       // Writing tools wait while an import holds the site or media usage activation runs (spec 2, rule 8).
-      if (toolImportGated(def)) await services.transfer.checkWritesOpen();
-      if (toolGated(def)) await services.mediaUsage.checkWritesOpen();
+      if (def.annotations.readOnlyHint !== true) await checkHolds(services, def.openDuring);
       assertStorable(request.params.arguments ?? {}, 'tool arguments');
       const parsed = def.input.safeParse(request.params.arguments ?? {});
       if (!parsed.success) {

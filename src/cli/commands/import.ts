@@ -105,6 +105,7 @@ export function importCommand(program: Command, ctx: CliContext): void {
         const { personActor, systemActor } = await import('../../auth/actor.js');
         const { isCmsError } = await import('../../core/errors.js');
         const { executeConfigSchema } = await import('../../schemas/import.js');
+        const { checkHolds } = await import('../../services/holds.js');
         const cms = await openCms(ctx.io);
         try {
           const actor = globals.as ? await cms.services.users.findByEmail(globals.as) : null;
@@ -137,8 +138,8 @@ export function importCommand(program: Command, ctx: CliContext): void {
               }
               return;
             }
-            // Writes wait while a site import holds the site, as they do through REST and MCP.
-            await cms.services.transfer.checkWritesOpen();
+            // Writes wait during the holds, as they do through REST and MCP.
+            await checkHolds(cms.services);
             const chosen = analysis.postTypes
               .filter((pt) => mappings[pt.name] !== null)
               .map((pt) => ({

@@ -44,6 +44,7 @@ import {
   TransferListQuery,
 } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
+import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -141,10 +142,10 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
   }
   const { services } = cms;
   const who = actor.email ? `as ${actor.email} (${roleName(actor.role)})` : 'as the system';
-  /** A write: refused while an import holds the site, as the REST and MCP doors refuse it (503). */
-  const gated = <T>(fn: () => Promise<T>) =>
+  /** A write: refused (503) during every hold but those it stays open during, as through REST and MCP. */
+  const gated = <T>(fn: () => Promise<T>, openDuring?: OpenDuring) =>
     answer(async () => {
-      await services.transfer.checkWritesOpen();
+      await checkHolds(services, openDuring);
       return fn();
     });
   const imports = services.transfer.imports;
@@ -273,12 +274,12 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       disable: (id) => gated(() => services.users.admin.disable(actor, id)),
       enable: (id) => gated(() => services.users.admin.enable(actor, id)),
       loginLink: (email) =>
-        answer(async () => ({ ...(await services.auth.magicLinks.commandLineLink(email)), emailed: false })),
+        gated(async () => ({ ...(await services.auth.magicLinks.commandLineLink(email)), emailed: false }), SIGN_IN),
     },
     tokens: {
       list: (userId) => answer(() => services.auth.tokens.list(actor, userId)),
-      create: (body) => answer(() => services.auth.tokens.create(actor, check(CreateTokenBody, body, 'body'))),
-      revoke: (id) => answer(() => services.auth.tokens.revoke(actor, id)),
+      create: (body) => gated(() => services.auth.tokens.create(actor, check(CreateTokenBody, body, 'body'))),
+      revoke: (id) => gated(() => services.auth.tokens.revoke(actor, id)),
       scopes: () => answer(async () => services.auth.tokens.scopes(actor)),
     },
     structure: {
@@ -327,10 +328,12 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       capabilities: () => answer(() => services.transfer.capabilities(actor)),
       exports: {
         start: (body) =>
-          answer(() =>
-            services.transfer.exports.start(actor, {
-              comments: check(CreateExportBody, body, 'body').comments ?? true,
-            }),
+          gated(
+            () =>
+              services.transfer.exports.start(actor, {
+                comments: check(CreateExportBody, body, 'body').comments ?? true,
+              }),
+            DRIVES_SITE_IMPORT,
           ),
         list: (p) =>
           answer(async () => {
@@ -339,7 +342,10 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           }),
         get: (id) => answer(() => services.transfer.exports.get(actor, check(TransferIdParams, { id }, 'path').id)),
         advance: (id) =>
-          answer(() => services.transfer.exports.advance(actor, check(TransferIdParams, { id }, 'path').id)),
+          gated(
+            () => services.transfer.exports.advance(actor, check(TransferIdParams, { id }, 'path').id),
+            DRIVES_SITE_IMPORT,
+          ),
         archive: (id) =>
           answer(async () => {
             const made = await services.transfer.exports.archive(actor, check(TransferIdParams, { id }, 'path').id);
@@ -347,7 +353,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           }),
       },
       imports: {
-        create: () => answer(() => imports.create(actor)),
+        create: () => gated(() => imports.create(actor), DRIVES_SITE_IMPORT),
         list: (p) =>
           answer(async () => {
             const q = check(TransferListQuery, p, 'query');
@@ -360,32 +366,30 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
             return imports.missing(actor, importId(id), { cursor: q.cursor, limit: q.limit ?? MISSING_LIST_LIMIT });
           }),
         upload: (id, path, body, size) =>
-          answer(async () => {
+          gated(async () => {
             const params = check(TransferFileParams, { id, path }, 'path');
             return imports.upload(actor, params.id, params.path, body, size);
-          }),
+          }, DRIVES_SITE_IMPORT),
         analyze: (id, decisions) =>
-          answer(async () => {
+          gated(async () => {
             const body = check(AnalyzeBody, decisions === undefined ? {} : { decisions }, 'body');
             return imports.analyze(actor, importId(id), body.decisions);
-          }),
+          }, DRIVES_SITE_IMPORT),
         plan: (id) => answer(() => imports.plan(actor, importId(id))),
         execute: (id, digests) =>
-          answer(async () => imports.execute(actor, importId(id), check(ExecuteBody, digests, 'body'))),
-        advance: (id) => answer(() => imports.advance(actor, importId(id))),
-        cancel: (id) => answer(() => imports.cancel(actor, importId(id))),
-        abandon: (id) => answer(() => imports.abandon(actor, importId(id))),
+          gated(
+            async () => imports.execute(actor, importId(id), check(ExecuteBody, digests, 'body')),
+            DRIVES_SITE_IMPORT,
+          ),
+        advance: (id) => gated(() => imports.advance(actor, importId(id)), DRIVES_SITE_IMPORT),
+        cancel: (id) => gated(() => imports.cancel(actor, importId(id)), DRIVES_SITE_IMPORT),
+        abandon: (id) => gated(() => imports.abandon(actor, importId(id)), DRIVES_SITE_IMPORT),
         receipt: (id) => answer(() => imports.receipt(actor, importId(id))),
       },
     },
     site: {
       check: (checks) => answer(() => services.check.run(actor, { checks })),
-      // A repair writes: both write gates, as REST and MCP apply them.
-      repair: (checks) =>
-        gated(async () => {
-          await services.mediaUsage.checkWritesOpen();
-          return services.check.run(actor, { checks, repair: true });
-        }),
+      repair: (checks) => gated(() => services.check.run(actor, { checks, repair: true })),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { EmailBody, SentResult, SignedIn, TokenBody } from '../../schemas/auth.js';
+import { SIGN_IN } from '../../services/holds.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op } from '../op.js';
@@ -18,6 +19,7 @@ export function authMagicLinkRoutes(api: Api): void {
       operationId: 'sendMagicLink',
       summary: 'Mail a sign-in link (always answers sent: true; 3 per 5 minutes per client IP)',
       tags,
+      openDuring: SIGN_IN,
       hidden: true,
       public: true,
       body: EmailBody,
@@ -33,6 +35,7 @@ export function authMagicLinkRoutes(api: Api): void {
       operationId: 'consumeMagicLink',
       summary: 'Use a magic link (the Continue button of the confirmation page) and sign in',
       tags,
+      openDuring: SIGN_IN,
       hidden: true,
       public: true,
       body: TokenBody,

@@ -11,6 +11,7 @@ import {
   RenamePasskeyBody,
   SignedIn,
 } from '../../schemas/auth.js';
+import { SIGN_IN } from '../../services/holds.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op } from '../op.js';
@@ -30,6 +31,7 @@ export function authPasskeyRoutes(api: Api): void {
       operationId: 'passkeySignInOptions',
       summary: 'Options for signing in with a passkey (10 per minute per client IP)',
       tags,
+      openDuring: SIGN_IN,
       hidden: true,
       public: true,
       body: EmptyBody,
@@ -45,6 +47,7 @@ export function authPasskeyRoutes(api: Api): void {
       operationId: 'passkeySignIn',
       summary: 'Sign in with a passkey assertion',
       tags,
+      openDuring: SIGN_IN,
       hidden: true,
       public: true,
       body: PasskeyVerifyBody,

@@ -10,6 +10,7 @@ import {
   ProvidersResult,
 } from '../../schemas/auth-providers.js';
 import { PROVIDER_BROWSER_COOKIE, SIGNIN_TTL_MS } from '../../services/auth/providers/index.js';
+import { SIGN_IN } from '../../services/holds.js';
 import type { AppEnv } from '../env.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
@@ -65,6 +66,7 @@ export function authProviderRoutes(api: Api): void {
       operationId: 'startProviderSignIn',
       summary: "Start a sign-in (or setup, invite acceptance, link) with a login provider: the provider's URL",
       tags,
+      openDuring: SIGN_IN,
       hidden: true,
       public: true,
       params: ProviderParams,

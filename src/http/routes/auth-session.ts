@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { MeResult, MethodsResult } from '../../schemas/auth.js';
+import { SIGN_IN } from '../../services/holds.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op } from '../op.js';
 import { clearSessionCookie, currentSessionId } from '../session-cookie.js';
@@ -30,6 +31,7 @@ export function authSessionRoutes(api: Api): void {
       operationId: 'authLogout',
       summary: 'Sign out: delete the session and clear the cookie',
       tags,
+      openDuring: SIGN_IN,
       hidden: true,
       response: z.object({ signedOut: z.literal(true) }),
     },

@@ -16,9 +16,11 @@ import {
   prepareBodySchema,
   probeBodySchema,
 } from '../../schemas/import.js';
+import { STORES_NOTHING } from '../../services/holds.js';
 import { exportTooLarge } from '../../services/import/index.js';
 import type { Services } from '../../services/index.js';
 import type { AppEnv } from '../env.js';
+import { declareOpen } from '../middleware/holds.js';
 import { parseMultipart } from '../multipart.js';
 import { type Api, op } from '../op.js';
 import { importMediaRoutes } from './import-media.js';
@@ -191,6 +193,8 @@ export function importRoutes(api: Api): void {
   const tags = ['Import'];
   // The spec answers these two as `{ success: true, result }` and `{ success: true, analysis }` (not `data`):
   // served by hand, with the same body validation and error envelope as every route.
+  declareOpen(api, 'post', '/import/probe', STORES_NOTHING);
+  declareOpen(api, 'post', '/import/blogplatform-plugin/analyze', STORES_NOTHING);
   api.post('/import/probe', async (c) => {
     const actor = c.get('actor');
     requirePermission(actor, 'import:execute');
@@ -238,6 +242,7 @@ export function importRoutes(api: Api): void {
       operationId: 'analyzeBlogImport',
       summary: 'Analyze a WordPress export file',
       tags,
+      openDuring: STORES_NOTHING,
       hidden: true,
       upload: {
         mediaType: 'multipart/form-data',

@@ -9,6 +9,7 @@ import {
   WorkRetryBody,
   WorkRetryResult,
 } from '../../schemas/media-usage.js';
+import { DRIVES_ACTIVATION } from '../../services/holds.js';
 import { type Api, op } from '../op.js';
 
 /** The operator operations of media usage tracking (spec: /admin/media-usage/*). Rules live in the service. */
@@ -24,6 +25,7 @@ export function mediaUsageRoutes(api: Api): void {
       summary: 'Rebuild the usage index of one collection or of all (synchronous, sequential)',
       description: `A 200 answer can still report \`partial\`, \`failed\` or \`stale\`: inspect \`status\`, each collection's status and the source counts. ${operator}`,
       tags,
+      openDuring: DRIVES_ACTIVATION,
       body: RepairBody,
       response: RepairResultSchema,
     },
@@ -51,6 +53,7 @@ export function mediaUsageRoutes(api: Api): void {
       summary: 'Run one bounded step of activation or historical indexing',
       description: `Send one at a time, waiting \`nextRequestInMs\` between them, until it is null. ${operator}`,
       tags,
+      openDuring: DRIVES_ACTIVATION,
       response: ProgressSchema,
     },
     async ({ actor, services }) => services.mediaUsage.advance(actor),
@@ -91,6 +94,7 @@ export function mediaUsageRoutes(api: Api): void {
       summary: 'Start activation (`writersDrained: true`), or send the confirmed retry after an error',
       description: `Moves \`expanded\` to \`activating\`; in any other state the answer is the state as it is (activation cannot be cancelled or reset). ${operator}`,
       tags,
+      openDuring: DRIVES_ACTIVATION,
       body: ActivationBody,
       response: ActivationSchema,
     },
@@ -105,6 +109,7 @@ export function mediaUsageRoutes(api: Api): void {
       summary: 'Run one work item again (idempotent)',
       description: `WORK_LEASE_ACTIVE (with \`details.leaseExpiresAt\`) while a worker holds it; WORK_CHANGED when \`version\` no longer matches. ${operator}`,
       tags,
+      openDuring: DRIVES_ACTIVATION,
       body: WorkRetryBody,
       response: WorkRetryResult,
     },
@@ -133,6 +138,7 @@ export function mediaUsageRoutes(api: Api): void {
       summary: 'Run one collection deletion again (idempotent)',
       description: operator,
       tags,
+      openDuring: DRIVES_ACTIVATION,
       body: WorkRetryBody,
       response: WorkRetryResult,
     },

@@ -6,6 +6,7 @@ import {
   RequestIdParams,
   UserCodeParams,
 } from '../../schemas/oauth.js';
+import { SIGN_IN } from '../../services/holds.js';
 import { type Api, op } from '../op.js';
 
 /**
@@ -39,6 +40,7 @@ export function oauthConsentRoutes(api: Api): void {
       errors: { 403: 'Applications are approved from a signed-in session, not with a token (FORBIDDEN)' },
       summary: 'Approve with the chosen scopes; answers where to send the browser',
       tags,
+      openDuring: SIGN_IN,
       hidden,
       params: RequestIdParams,
       body: ApproveBody,
@@ -55,6 +57,7 @@ export function oauthConsentRoutes(api: Api): void {
       errors: { 403: 'Applications are approved from a signed-in session, not with a token (FORBIDDEN)' },
       summary: 'Deny; answers where to send the browser',
       tags,
+      openDuring: SIGN_IN,
       hidden,
       params: RequestIdParams,
       response: z.object({ redirectTo: z.string() }),
@@ -84,6 +87,7 @@ export function oauthConsentRoutes(api: Api): void {
       errors: { 403: 'Devices are approved from a signed-in session, not with a token (FORBIDDEN)' },
       summary: 'Approve a device with the chosen scopes',
       tags,
+      openDuring: SIGN_IN,
       hidden,
       params: UserCodeParams,
       body: ApproveBody,
@@ -100,6 +104,7 @@ export function oauthConsentRoutes(api: Api): void {
       errors: { 403: 'Devices are approved from a signed-in session, not with a token (FORBIDDEN)' },
       summary: 'Deny a device',
       tags,
+      openDuring: SIGN_IN,
       hidden,
       params: UserCodeParams,
       response: z.object({ denied: z.literal(true) }),

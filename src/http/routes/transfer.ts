@@ -20,6 +20,7 @@ import {
   TransferListQuery,
   UploadFileBody,
 } from '../../schemas/transfer.js';
+import { DRIVES_SITE_IMPORT } from '../../services/holds.js';
 import { ManifestSchema } from '../../services/transfer/manifest.js';
 import { octetBody } from '../octet-body.js';
 import { type Api, op } from '../op.js';
@@ -81,6 +82,7 @@ export function transferRoutes(api: Api): void {
       operationId: 'createTransferExport',
       summary: 'Start an export of the whole site; advance it until nextRequestInMs is null',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       body: CreateExportBody,
       response: ExportSchema,
       status: 201,
@@ -109,6 +111,7 @@ export function transferRoutes(api: Api): void {
       errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
       summary: 'Run one bounded step of a running export (about a second of work)',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       response: ExportSchema,
     },
@@ -215,6 +218,7 @@ export function transferRoutes(api: Api): void {
       operationId: 'createTransferImport',
       summary: 'Create an import; upload manifest.json, then every file it lists',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       response: ImportSchema,
       status: 201,
     },
@@ -257,6 +261,7 @@ export function transferRoutes(api: Api): void {
       errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
       summary: 'Upload one file of the package (the path URL-encoded); its size and SHA-256 must match the manifest',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferFileParams,
       upload: {
         mediaType: 'application/octet-stream',
@@ -280,6 +285,7 @@ export function transferRoutes(api: Api): void {
       summary:
         'Run one bounded analysis step (repeat until nextRequestInMs is null), or send new decisions for a planned import',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       body: AnalyzeBody,
       response: ImportSchema,
@@ -309,6 +315,7 @@ export function transferRoutes(api: Api): void {
       errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
       summary: 'Start a planned import (both digests of the latest plan); other writes wait until it is done',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       body: ExecuteBody,
       response: ImportSchema,
@@ -324,6 +331,7 @@ export function transferRoutes(api: Api): void {
       errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
       summary: 'Run one bounded step of an executing import (repeat until nextRequestInMs is null)',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       response: ImportSchema,
     },
@@ -337,6 +345,7 @@ export function transferRoutes(api: Api): void {
       operationId: 'cancelTransferImport',
       summary: 'Cancel an import; one that began writing keeps its hold on the site until it is abandoned',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       response: ImportSchema,
     },
@@ -351,6 +360,7 @@ export function transferRoutes(api: Api): void {
       errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
       summary: 'Abandon a failed or cancelled import: undo what it wrote and lift its hold on the site',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       response: ImportSchema,
     },
@@ -395,6 +405,7 @@ export function transferRoutes(api: Api): void {
       errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
       summary: 'Approve a pending request (signed-in sessions only); it can then be used once within 15 minutes',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       response: ApprovalSchema,
     },
@@ -409,6 +420,7 @@ export function transferRoutes(api: Api): void {
       errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
       summary: 'Deny a pending request (signed-in sessions only)',
       tags,
+      openDuring: DRIVES_SITE_IMPORT,
       params: TransferIdParams,
       response: ApprovalSchema,
     },

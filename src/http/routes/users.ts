@@ -1,5 +1,6 @@
 import { RecoveryLinkResult } from '../../schemas/auth.js';
 import { ListUsersQuerySchema, UpdateUserBody, UserIdParams, UserListSchema, UserSchema } from '../../schemas/users.js';
+import { SIGN_IN } from '../../services/holds.js';
 import { type Api, op } from '../op.js';
 
 /** Routes of the spec's "Users" table (Admin role), plus the hidden recovery-link route. */
@@ -89,6 +90,7 @@ export function usersRoutes(api: Api): void {
       summary: 'Send a recovery magic link (returned to copy when email is not configured)',
       tags,
       hidden: true,
+      openDuring: SIGN_IN,
       params: UserIdParams,
       response: RecoveryLinkResult,
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { issuesError } from '../../core/errors.js';
 import { RepairResultSchema } from '../../schemas/media-usage.js';
+import { DRIVES_ACTIVATION } from '../../services/holds.js';
 import { type ToolDef, tool, WRITE } from '../registry.js';
 
 const RepairInput = z.object({
@@ -16,6 +17,7 @@ const RepairInput = z.object({
 export const mediaUsageTools: ToolDef[] = [
   tool({
     name: 'media_usage_repair',
+    openDuring: DRIVES_ACTIVATION,
     title: 'Repair Media Usage Index',
     description:
       'Rebuild the media usage index of one collection (scope "collection" with collection) or of all (scope "all"), synchronously and in order. The answer status is complete, partial, failed or stale: inspect it and each collection’s status and source counts.',

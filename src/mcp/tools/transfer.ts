@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRIVES_SITE_IMPORT } from '../../services/holds.js';
 import { DecisionsInput } from '../../services/transfer/import-plan.js';
 import { DESTRUCTIVE, READ, type ToolDef, tool, WRITE } from '../registry.js';
 
@@ -29,6 +30,7 @@ function boundedPlan<T extends { principals: { items: unknown[]; total: number }
 export const transferTools: ToolDef[] = [
   tool({
     name: 'site_transfer_capabilities',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Get Site Transfer Capabilities',
     description:
       'What this site can export and import: package format and version, limits, export options, storage kind.',
@@ -39,6 +41,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_export_start',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Start Site Export',
     description:
       'Start an export of the whole site (records and media) as a site package. Without the transfer:export scope the call fails with TRANSFER_APPROVAL_REQUIRED and opens a request an administrator approves in the admin; call again with the same arguments and its approvalId. Then call site_export_status until nextRequestInMs is null.',
@@ -53,6 +56,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_export_status',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Get Site Export Status',
     description:
       'Run one bounded step of an export (unless advance is false) and report it; call again after nextRequestInMs until it is null. A complete export reports totals: records by kind, media count and bytes, package files and bytes.',
@@ -66,6 +70,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_import_analyze',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Analyze Site Import',
     description:
       'Run one bounded analysis step of an uploaded site package (the package is uploaded with the CLI or REST); repeat until nextRequestInMs is null. The answer then has the plan: packageDigest, planDigest, executable, counts, sizes, principals (package users with their suggested and mapped user of this site), decisions, transformations, warnings and blockers. Send decisions (principals: package user ID → user ID of this site, or null to create the user; title and tagline: "package" or "target") to change the plan; each change gives a new planDigest.',
@@ -80,6 +85,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_import_start',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Start Site Import',
     description:
       'Execute a planned import: give the packageDigest and planDigest of the latest plan (it must have no blockers). From then on the import writes to the site and every other write waits until it completes or an administrator abandons it. Without the transfer:execute scope the call fails with TRANSFER_APPROVAL_REQUIRED and opens a request an administrator approves in the admin; call again with the same arguments and its approvalId. Then call site_import_resume until nextRequestInMs is null.',
@@ -96,6 +102,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_import_status',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Get Site Import Status',
     description:
       'Read an import without advancing it: state, stage, progress, uploaded and missing file counts, the plan headline, whether it holds the site.',
@@ -106,6 +113,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_import_resume',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Resume Site Import',
     description:
       'Run one bounded step of an executing import; call again after nextRequestInMs until it is null. Safe to repeat after a disconnect.',
@@ -116,6 +124,7 @@ export const transferTools: ToolDef[] = [
   }),
   tool({
     name: 'site_import_receipt',
+    openDuring: DRIVES_SITE_IMPORT,
     title: 'Get Site Import Receipt',
     description:
       'The receipt of a complete import, with its receiptDigest: records written by kind, records left out, principals mapped and created, media, transformations, warnings.',

@@ -1,7 +1,6 @@
 import { CmsError } from '../../core/errors.js';
 import type { Kdb } from '../../db/connect.js';
 import type { ServiceContext } from '../context.js';
-import { OPEN_DURING_ACTIVATION } from '../media-usage/gate.js';
 
 /**
  * The write gate while an import holds the site (spec: "While an import is
@@ -13,30 +12,10 @@ import { OPEN_DURING_ACTIVATION } from '../media-usage/gate.js';
  * execute fail. Each process reads it at most once a second, and at once
  * after a change it is told of (bus topic `transfer`).
  *
- * Left open: the transfer routes themselves (the operator drives, cancels
- * and abandons the import through them) and signing in and out (the same
- * routes the media usage gate leaves open, so an operator can get in).
- * MCP: read-only tools and the site transfer tools.
+ * Which writes meet the hold and which stay open is stated in services/holds.ts.
  */
 export const HOLD_KEY = 'transfer_import';
 const CHECK_MS = 1_000;
-
-const OPEN_DURING_IMPORT: ReadonlyArray<RegExp> = [
-  /^\/admin\/transfer\//,
-  ...OPEN_DURING_ACTIVATION.filter((re) => /auth|oauth/.test(re.source)),
-];
-
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Whether a REST request (path relative to the API root) is refused while an import holds the site. */
-export function importGated(method: string, path: string): boolean {
-  return STATE_CHANGING.has(method.toUpperCase()) && !OPEN_DURING_IMPORT.some((re) => re.test(path));
-}
-
-/** Whether an MCP tool call is refused while an import holds the site. */
-export function toolImportGated(tool: { name: string; annotations: { readOnlyHint?: boolean } }): boolean {
-  return tool.annotations.readOnlyHint !== true && !tool.name.startsWith('site_');
-}
 
 export function importInProgress(importId: string): CmsError {
   return new CmsError(

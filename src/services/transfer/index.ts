@@ -9,7 +9,7 @@ import { approvalOps } from './approvals.js';
 import type { TransferDeps } from './deps.js';
 import { exportsApi } from './exports.js';
 import { fileStore } from './files.js';
-import { importGate, importGated, toolImportGated } from './gate.js';
+import { importGate } from './gate.js';
 import type { ExecuteServices } from './import-execute.js';
 import { MAX_RECORD_FILE_BYTES } from './import-upload.js';
 import { importsApi } from './imports.js';
@@ -83,8 +83,6 @@ export function createTransferService(
     checkWritesOpen: gate.check,
     /** Whether an import holds the site now (the scheduler waits while one does). */
     holdsSite: async () => (await gate.hold()) !== null,
-    routeGated: importGated,
-    toolGated: toolImportGated,
   };
 }
 
