@@ -5,7 +5,7 @@
  * way ./auth.ts does for the sign-in routes.
  */
 
-import type { components } from '../../../src/client/schema.gen';
+import type { components } from '../../../generated/api-schema.gen';
 import { del, get, post, put, seg } from './http';
 
 export type Byline = NonNullable<components['schemas']['Byline']>;

@@ -1,11 +1,11 @@
 /**
  * Typed client for the documented REST operations, generated from the
- * service's own OpenAPI document (`npm run gen:api` → src/client/schema.gen.ts,
+ * service's own OpenAPI document (`npm run gen:api` → generated/api-schema.gen.ts,
  * shared with the command line's remote target).
  * A route or field missing from the document is a type error here.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { components, paths } from '../../../src/client/schema.gen';
+import type { components, paths } from '../../../generated/api-schema.gen';
 import { ApiError, networkError, toApiError } from './errors';
 import { API_BASE, withCsrfHeader } from './http';
 

@@ -4,7 +4,7 @@
  * write can invalidate exactly what it changed.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { components } from '../../../src/client/schema.gen';
+import type { components } from '../../../generated/api-schema.gen';
 import { api, unwrap } from './client';
 
 type S = components['schemas'];

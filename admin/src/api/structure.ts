@@ -5,7 +5,7 @@
  * served to the admin on hidden routes, typed here by hand).
  */
 
-import type { components } from '../../../src/client/schema.gen';
+import type { components } from '../../../generated/api-schema.gen';
 import { get, seg } from './http';
 
 type S = components['schemas'];

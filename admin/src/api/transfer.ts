@@ -3,7 +3,7 @@
  * the approvals MCP clients ask for, over the typed client (docs/transfer.md).
  */
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
-import type { paths } from '../../../src/client/schema.gen';
+import type { paths } from '../../../generated/api-schema.gen';
 import { api, type Schemas, unwrap } from './client';
 import { API_BASE, seg } from './http';
 

@@ -5,7 +5,7 @@
  * the file upload (below). docs/transfer.md, "Import".
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { paths } from '../../../src/client/schema.gen';
+import type { paths } from '../../../generated/api-schema.gen';
 import { api, type Schemas, unwrap } from './client';
 import { ApiError, networkError, toApiError } from './errors';
 import { API_BASE, seg, withCsrfHeader } from './http';

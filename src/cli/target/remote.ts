@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import createClient from 'openapi-fetch';
-import type { paths } from '../../client/schema.gen.js';
+import type { paths } from '../../../generated/api-schema.gen.js';
 import { ApiError, CliError } from '../errors.js';
 import { bearerFetch, remoteFetch, type TokenSource } from '../remote.js';
 import type { GuardQuery, LifecycleOp, Target, TokenRecord } from './types.js';
 
 /**
  * The remote target: a running site's REST API through the client generated
- * from its OpenAPI document (src/client/schema.gen.ts, shared with the
+ * from its OpenAPI document (generated/api-schema.gen.ts, shared with the
  * admin), so permissions and validation are the server's. Token routes sit
  * outside the document and are called by hand with the same credentials.
  */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { components } from '../../client/schema.gen.js';
+import type { components } from '../../../generated/api-schema.gen.js';
 
 /**
  * The one interface every command is written against. A local target calls
