@@ -3393,15 +3393,16 @@ export interface components {
         WidgetAreaWithWidgets: components["schemas"]["WidgetArea"] & {
             widgets: components["schemas"]["Widget"][];
         };
-        Widget: {
+        Widget: components["schemas"]["RichTextWidget"] | components["schemas"]["MenuWidget"] | components["schemas"]["SectionWidget"] | components["schemas"]["TermsWidget"] | components["schemas"]["RecentEntriesWidget"] | components["schemas"]["CustomWidget"];
+        RichTextWidget: {
             id: string;
-            /** @enum {string} */
-            type: "richText" | "menu" | "section" | "terms" | "recentEntries" | "custom";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "richText";
             title: string | null;
-            /** @description By type — richText: { content: Portable Text }; menu: { menu: name }; section: { section: slug }; terms: { taxonomy, showCounts?, hideEmpty? }; recentEntries: { collection, limit? (1–20, default 5) }; custom: { kind, data? (JSON, at most 64 KiB) } */
-            settings: {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["RichTextWidgetSettings"];
             position: number;
             /**
              * Format: date-time
@@ -3414,6 +3415,148 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description Portable Text shown as is */
+        RichTextWidgetSettings: {
+            /** @description Portable Text blocks */
+            content: unknown[];
+        };
+        MenuWidget: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "menu";
+            title: string | null;
+            settings: components["schemas"]["MenuWidgetSettings"];
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+        };
+        /** @description A menu, shown in the reader's locale */
+        MenuWidgetSettings: {
+            /** @description Menu name */
+            menu: string;
+        };
+        SectionWidget: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "section";
+            title: string | null;
+            settings: components["schemas"]["SectionWidgetSettings"];
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+        };
+        /** @description A section, by slug */
+        SectionWidgetSettings: {
+            /** @description Section slug */
+            section: string;
+        };
+        TermsWidget: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "terms";
+            title: string | null;
+            settings: components["schemas"]["TermsWidgetSettings"];
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+        };
+        /** @description The terms of a taxonomy (a category list, a tag cloud) */
+        TermsWidgetSettings: {
+            /** @description Taxonomy name */
+            taxonomy: string;
+            /** @default false */
+            showCounts: boolean;
+            /** @default false */
+            hideEmpty: boolean;
+        };
+        RecentEntriesWidget: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recentEntries";
+            title: string | null;
+            settings: components["schemas"]["RecentEntriesWidgetSettings"];
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+        };
+        /** @description The latest published entries of a collection */
+        RecentEntriesWidgetSettings: {
+            /** @description Collection slug */
+            collection: string;
+            /** @default 5 */
+            limit: number;
+        };
+        CustomWidget: {
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custom";
+            title: string | null;
+            settings: components["schemas"]["CustomWidgetSettings"];
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-02T03:04:05.678Z
+             */
+            updatedAt: string;
+        };
+        /** @description Anything the site's front end knows how to render: a kind and JSON data */
+        CustomWidgetSettings: {
+            kind: string;
+            /** @description Any JSON, at most 64 KiB */
+            data?: unknown;
+        };
         CreateWidgetAreaRequest: {
             name: string;
             label: string;
@@ -3424,21 +3567,65 @@ export interface components {
             deleted: true;
             name: string;
         };
-        CreateWidgetRequest: {
-            /** @enum {string} */
-            type: "richText" | "menu" | "section" | "terms" | "recentEntries" | "custom";
+        CreateWidgetRequest: components["schemas"]["CreateRichTextWidgetRequest"] | components["schemas"]["CreateMenuWidgetRequest"] | components["schemas"]["CreateSectionWidgetRequest"] | components["schemas"]["CreateTermsWidgetRequest"] | components["schemas"]["CreateRecentEntriesWidgetRequest"] | components["schemas"]["CreateCustomWidgetRequest"];
+        CreateRichTextWidgetRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "richText";
             title?: string | null;
-            /** @description By type — richText: { content: Portable Text }; menu: { menu: name }; section: { section: slug }; terms: { taxonomy, showCounts?, hideEmpty? }; recentEntries: { collection, limit? (1–20, default 5) }; custom: { kind, data? (JSON, at most 64 KiB) } */
-            settings?: {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["RichTextWidgetSettings"];
+        };
+        CreateMenuWidgetRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "menu";
+            title?: string | null;
+            settings: components["schemas"]["MenuWidgetSettings"];
+        };
+        CreateSectionWidgetRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "section";
+            title?: string | null;
+            settings: components["schemas"]["SectionWidgetSettings"];
+        };
+        CreateTermsWidgetRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "terms";
+            title?: string | null;
+            settings: components["schemas"]["TermsWidgetSettings"];
+        };
+        CreateRecentEntriesWidgetRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recentEntries";
+            title?: string | null;
+            settings: components["schemas"]["RecentEntriesWidgetSettings"];
+        };
+        CreateCustomWidgetRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "custom";
+            title?: string | null;
+            settings: components["schemas"]["CustomWidgetSettings"];
         };
         UpdateWidgetRequest: {
             title?: string | null;
-            /** @description By type — richText: { content: Portable Text }; menu: { menu: name }; section: { section: slug }; terms: { taxonomy, showCounts?, hideEmpty? }; recentEntries: { collection, limit? (1–20, default 5) }; custom: { kind, data? (JSON, at most 64 KiB) } */
-            settings?: {
-                [key: string]: unknown;
-            };
+            /** @description The settings of the widget’s type */
+            settings?: components["schemas"]["RichTextWidgetSettings"] | components["schemas"]["MenuWidgetSettings"] | components["schemas"]["SectionWidgetSettings"] | components["schemas"]["TermsWidgetSettings"] | components["schemas"]["RecentEntriesWidgetSettings"] | components["schemas"]["CustomWidgetSettings"];
         };
         WidgetDeleted: {
             /** @enum {boolean} */

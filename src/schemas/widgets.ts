@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { WIDGET_RULES } from '../services/widgets/rules.js';
-import { WIDGET_TYPES } from '../services/widgets/types.js';
+import { WIDGET_SETTINGS, WIDGET_TYPES, type WidgetType } from '../services/widgets/types.js';
 import { CursorQuery, MachineName } from './text.js';
 
 /** Widget areas and widgets. */
@@ -8,21 +8,42 @@ import { CursorQuery, MachineName } from './text.js';
 const Instant = z.string().openapi({ format: 'date-time', example: '2026-01-02T03:04:05.678Z' });
 const Id = z.string().min(1).max(64);
 
-const SETTINGS_HELP =
-  'By type — richText: { content: Portable Text }; menu: { menu: name }; section: { section: slug }; ' +
-  'terms: { taxonomy, showCounts?, hideEmpty? }; recentEntries: { collection, limit? (1–20, default 5) }; ' +
-  'custom: { kind, data? (JSON, at most 64 KiB) }';
+const pascal = (type: WidgetType) => `${type[0].toUpperCase()}${type.slice(1)}`;
 
+/**
+ * Each type's settings as the document names them (RichTextWidgetSettings …): the very schemas
+ * the widget service applies (src/services/widgets/types.ts), so what validates is what is shown.
+ */
+const SETTINGS = Object.fromEntries(
+  WIDGET_TYPES.map((type) => [type, WIDGET_SETTINGS[type].openapi(`${pascal(type)}WidgetSettings`)]),
+) as unknown as typeof WIDGET_SETTINGS;
+
+function widgetOf<T extends WidgetType>(type: T) {
+  return z
+    .object({
+      id: z.string(),
+      type: z.literal(type),
+      title: z.string().nullable(),
+      settings: SETTINGS[type],
+      position: z.number().int(),
+      createdAt: Instant,
+      updatedAt: Instant,
+    })
+    .openapi(`${pascal(type)}Widget`);
+}
+
+/** One schema per widget type, in the order of WIDGET_TYPES (a tuple, as unions take). */
+type MapTypes<T extends readonly WidgetType[], M extends Record<WidgetType, z.ZodType>> = {
+  -readonly [I in keyof T]: M[T[I] & WidgetType];
+};
+type PerType<M extends Record<WidgetType, z.ZodType>> = MapTypes<typeof WIDGET_TYPES, M>;
+function perType<M extends Record<WidgetType, z.ZodType>>(make: (type: WidgetType) => z.ZodType): PerType<M> {
+  return WIDGET_TYPES.map(make) as unknown as PerType<M>;
+}
+
+/** A widget: its settings are those of its type (the `type` property tells which). */
 export const WidgetSchema = z
-  .object({
-    id: z.string(),
-    type: z.enum(WIDGET_TYPES),
-    title: z.string().nullable(),
-    settings: z.record(z.string(), z.unknown()).openapi({ description: SETTINGS_HELP }),
-    position: z.number().int(),
-    createdAt: Instant,
-    updatedAt: Instant,
-  })
+  .discriminatedUnion('type', perType<{ [K in WidgetType]: ReturnType<typeof widgetOf<K>> }>(widgetOf))
   .openapi('Widget');
 
 export const WidgetAreaSchema = z
@@ -54,19 +75,35 @@ export const WidgetAreaCreateBody = z
   .strict()
   .openapi('CreateWidgetAreaRequest');
 
-const Settings = z.record(z.string(), z.unknown()).openapi({ description: SETTINGS_HELP });
+/**
+ * A widget to add: its type and that type's settings. Settings are required where the type has a
+ * required setting (every type so far); a type whose settings all have defaults could omit them.
+ */
+function createWidgetOf<T extends WidgetType>(type: T) {
+  const settings = SETTINGS[type];
+  return z
+    .object({
+      type: z.literal(type),
+      title: WIDGET_RULES.title.optional(),
+      settings: settings.safeParse({}).success ? settings.optional() : settings,
+    })
+    .strict()
+    .openapi(`Create${pascal(type)}WidgetRequest`);
+}
 
 export const WidgetCreateBody = z
-  .object({
-    type: z.enum(WIDGET_TYPES),
-    title: WIDGET_RULES.title.optional(),
-    settings: Settings.optional(),
-  })
-  .strict()
+  .discriminatedUnion('type', perType<{ [K in WidgetType]: ReturnType<typeof createWidgetOf<K>> }>(createWidgetOf))
   .openapi('CreateWidgetRequest');
 
+/** The widget's type is fixed, so its settings are those of one of the types; the service applies its own type's. */
 export const WidgetUpdateBody = z
-  .object({ title: WIDGET_RULES.title.optional(), settings: Settings.optional() })
+  .object({
+    title: WIDGET_RULES.title.optional(),
+    settings: z
+      .union(perType<typeof SETTINGS>((type) => SETTINGS[type]))
+      .optional()
+      .openapi({ description: 'The settings of the widget’s type' }),
+  })
   .strict()
   .openapi('UpdateWidgetRequest');
 

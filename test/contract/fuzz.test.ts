@@ -64,9 +64,13 @@ function seedKind(name: string, path: string): string | undefined {
   if (name === 'revisionId') return 'revision';
   if (name === 'taxonomy' || (name === 'name' && path.startsWith('/taxonomies'))) return 'taxonomy';
   if (name === 'name' && path.startsWith('/menus')) return 'menu';
+  if (name === 'menu') return 'menu';
+  if (name === 'section' || (name === 'slug' && path.startsWith('/sections'))) return 'section';
+  if (name === 'name' && path.startsWith('/widget-areas')) return 'widgetArea';
   if (name === 'termId' || (name === 'slug' && path.startsWith('/taxonomies'))) return 'term';
   if (name === 'userId') return 'user';
   if (name === 'id') {
+    if (path.startsWith('/widget-areas')) return 'widget';
     if (path.startsWith('/users') || path.startsWith('/admin/users')) return 'user';
     if (path.startsWith('/content') || path.startsWith('/seo') || path.startsWith('/revisions')) return 'entry';
   }
@@ -276,6 +280,8 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
       taxonomy: ['tags'],
       term: ['news'],
       menu: ['main'],
+      section: ['about'],
+      widgetArea: ['sidebar'],
       revision: ['none'],
     };
     const admin = (method: string, path: string, body?: unknown) =>
@@ -289,6 +295,12 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
     );
     expect((await admin('POST', '/taxonomies/tags/terms', { label: 'News', slug: 'news' })).status).toBe(201);
     expect((await admin('POST', '/menus', { name: 'main', label: 'Main' })).status).toBe(201);
+    // Widgets name a menu, a section, a taxonomy or a collection: all seeded, so valid settings of every type are accepted.
+    expect((await admin('POST', '/sections', { slug: 'about', title: 'About' })).status).toBe(201);
+    expect((await admin('POST', '/widget-areas', { name: 'sidebar', label: 'Sidebar' })).status).toBe(201);
+    const widget = await admin('POST', '/widget-areas/sidebar/widgets', { type: 'menu', settings: { menu: 'main' } });
+    expect(widget.status).toBe(201);
+    seeds.widget = [((await widget.json()) as Schema).data.id];
     const revisions = (await (await admin('GET', `/content/posts/${entries[0].id}/revisions`)).json()) as Schema;
     seeds.revision = (revisions.data?.items ?? []).map((r: Schema) => r.id);
     if (!seeds.revision.length) seeds.revision = ['none'];

@@ -11,21 +11,24 @@ import { inTransaction, type ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
 import type { SchemaSnapshot } from '../schema/model.js';
 import { widgetSettings } from './rules.js';
-import { WIDGET_TYPES, type WidgetType } from './types.js';
+import { WIDGET_TYPES, type WidgetSettings, type WidgetType } from './types.js';
 
 export { WIDGET_SETTINGS, WIDGET_TYPES, type WidgetType } from './types.js';
 
 export const MAX_WIDGETS_PER_AREA = 100;
 
-export interface WidgetView {
-  id: string;
-  type: WidgetType;
-  title: string | null;
-  settings: Record<string, unknown>;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A widget; its settings are those its type takes (as its type's rules return them). */
+export type WidgetView = {
+  [K in WidgetType]: {
+    id: string;
+    type: K;
+    title: string | null;
+    settings: WidgetSettings[K];
+    position: number;
+    createdAt: string;
+    updatedAt: string;
+  };
+}[WidgetType];
 
 export interface WidgetAreaView {
   id: string;
@@ -48,15 +51,16 @@ export interface WidgetInput {
 }
 
 function widgetView(row: WidgetsTable): WidgetView {
+  // Stored settings were written by the rules of the row's type (widgetSettings).
   return {
     id: row.id,
-    type: row.type as WidgetType,
+    type: row.type,
     title: row.title,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    settings: JSON.parse(row.settings),
     position: Number(row.position),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  };
+  } as WidgetView;
 }
 
 function areaView(row: WidgetAreasTable, widgetCount: number): WidgetAreaView {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import { keys, type Widget } from '../../api/structure';
+import { keys, type Widget, type WidgetCreate, type WidgetUpdate } from '../../api/structure';
 import { Button } from '../../components/Button';
 import { ErrorMessage } from '../../components/Feedback';
 import { SelectField, TextAreaField, TextField } from '../../components/Field';
@@ -11,6 +11,7 @@ import { issueFor, otherIssues } from '../../lib/forms';
 import { useEntryForm } from '../content/editor/useEntryForm';
 
 type WidgetType = Widget['type'];
+/** Settings as the form holds them while they are edited one field at a time; the service checks their shape by type. */
 type Settings = Record<string, unknown>;
 type Report = (path: string, problem: string | null) => void;
 
@@ -84,13 +85,13 @@ export function WidgetForm({
         ? unwrap(
             api.PUT('/widget-areas/{name}/widgets/{id}', {
               params: { path: { name: area, id: widget.id } },
-              body: { title: d.title.trim() || null, settings: d.settings },
+              body: { title: d.title.trim() || null, settings: d.settings as WidgetUpdate['settings'] },
             }),
           )
         : unwrap(
             api.POST('/widget-areas/{name}/widgets', {
               params: { path: { name: area } },
-              body: { type: d.type, title: d.title.trim() || null, settings: d.settings },
+              body: { type: d.type, title: d.title.trim() || null, settings: d.settings } as WidgetCreate,
             }),
           ),
     onSuccess: () => {
