@@ -16,6 +16,11 @@ interface ListOpts {
   trash?: boolean;
   limit?: number;
   cursor?: string;
+  page?: number;
+  bylineId?: string;
+  includeAuthorByline?: boolean;
+  term?: string;
+  includeReferences?: boolean;
   all?: boolean;
   json?: boolean;
 }
@@ -50,15 +55,28 @@ async function listEntries(target: Target, out: Output, collection: string, opts
     trash: opts.trash,
     limit: opts.limit,
     cursor: opts.cursor,
+    page: opts.page,
+    bylineId: opts.bylineId,
+    includeAuthorByline: opts.includeAuthorByline ? 'true' : undefined,
+    include: opts.includeReferences ? 'references' : undefined,
+    term: opts.term,
   };
   if (!opts.all) {
     const page = await target.content.list(collection, params);
     if (opts.json) {
-      out.json({ items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+      out.json({
+        items: page.items,
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+        ...(page.total !== undefined ? { total: page.total } : {}),
+      });
       return;
     }
     if (page.items.length) out.line(table(ENTRY_HEADERS, page.items.map(entryRow)));
     else out.note(`No entries${opts.trash ? ' in the trash' : ''}.`);
+    if (page.total !== undefined)
+      out.note(
+        `Page ${opts.page} of ${Math.max(1, Math.ceil(page.total / (opts.limit ?? 50)))} (${page.total} entries)`,
+      );
     if (page.nextCursor) out.note(`More entries: add --cursor ${page.nextCursor} (or --all)`);
     return;
   }
@@ -101,12 +119,23 @@ export function contentCommands(program: Command, ctx: CliContext): void {
       .option('--order-by <field>', 'createdAt, updatedAt, publishedAt, slug or an indexed field')
       .option('--order <order>', 'asc or desc')
       .option('--filter <json>', 'indexed fields to match, e.g. \'{"views":{"gte":10},"kind":"news"}\'')
+      .option('--term <taxonomy:slug>', 'only entries carrying a term, e.g. tags:news (several slugs: tags:news,sport)')
+      .option('--byline-id <id>', 'only entries crediting this byline')
+      .option('--include-author-byline', "with --byline-id: also uncredited entries whose author is the byline's user")
+      .option('--include-references', "resolve each entry's references (first page per field)")
       .option('--trash', 'list the trash instead')
       .option('--limit <n>', 'entries per page (1 to 100, default 50)', positiveInt('--limit'))
       .option('--cursor <cursor>', 'continue after the nextCursor of a previous page')
+      .option('--page <n>', 'a numbered page instead of a cursor (prints the total)', positiveInt('--page'))
       .option('--all', 'every page (progress on stderr)')
-      .option('--json', 'print JSON: { items, nextCursor? }')
+      .option('--json', 'print JSON: { items, nextCursor?, total? }')
       .action(async (collection: string, opts: ListOpts, cmd: Command) => {
+        if (opts.page !== undefined && (opts.cursor !== undefined || opts.all)) {
+          throw new UsageError('--page cannot be combined with --cursor or --all');
+        }
+        if (opts.includeAuthorByline && !opts.bylineId) {
+          throw new UsageError('--include-author-byline needs --byline-id');
+        }
         if (opts.status && !(STATUSES as readonly string[]).includes(opts.status)) {
           throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
         }
@@ -119,6 +148,7 @@ export function contentCommands(program: Command, ctx: CliContext): void {
       'cms content list posts',
       'cms content list posts --locale fr --status draft --json',
       'cms content list posts --filter \'{"views":{"gte":100}}\' --order-by views --order desc',
+      'cms content list posts --term tags:news --page 2 --limit 20',
       'cms content list posts --all --json > posts.json',
     ],
   );

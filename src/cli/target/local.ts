@@ -44,6 +44,7 @@ import {
   TransferListQuery,
 } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
+import { listOptions } from '../../services/content/list-options.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';
@@ -167,15 +168,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           path(collection);
           const { trash, ...rest } = p;
           const q = check(ListContentQuery, rest, 'query');
-          const options = {
-            locale: q.locale,
-            cursor: q.cursor,
-            limit: q.limit,
-            orderBy: q.orderBy,
-            order: q.order,
-            status: q.status,
-            fieldFilters: q.fieldFilters,
-          };
+          const options = listOptions(q);
           return trash
             ? services.content.listTrashed(actor, collection, options)
             : services.content.list(actor, collection, options);

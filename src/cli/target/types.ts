@@ -54,12 +54,22 @@ export type CheckId = S['CheckSummary']['id'];
 export interface ListContentParams {
   locale?: string;
   cursor?: string;
+  /** A numbered page (the answer then carries `total`); not with `cursor`. */
+  page?: number;
   limit?: number;
   status?: 'draft' | 'published' | 'scheduled';
   orderBy?: string;
   order?: 'asc' | 'desc';
   /** JSON object over indexed fields, as the API's fieldFilters parameter. */
   fieldFilters?: string;
+  /** Entries crediting this byline. */
+  bylineId?: string;
+  /** With bylineId: also entries without credits whose author is the byline's user ('true'). */
+  includeAuthorByline?: 'true';
+  /** `references`: each item's references resolved (first page per field). */
+  include?: 'references';
+  /** `<taxonomy>:<slug>[,<slug>…]`: entries carrying one of these terms. */
+  term?: string;
   /** The trash instead of the live list. */
   trash?: boolean;
 }

@@ -21,25 +21,8 @@ import {
   UpdateContentBody,
 } from '../../schemas/content.js';
 import { GetContentPreviewQuery, PreviewLinkSchema, PreviewRotateResult } from '../../schemas/preview.js';
-import type { ListOptions } from '../../services/content/index.js';
+import { listOptions } from '../../services/content/list-options.js';
 import { type Api, op } from '../op.js';
-
-type ListQuery = z.output<typeof ListContentQuery>;
-
-const listOptions = (q: ListQuery): ListOptions => ({
-  locale: q.locale,
-  cursor: q.cursor,
-  page: q.page,
-  limit: q.limit,
-  orderBy: q.orderBy,
-  order: q.order,
-  fieldFilters: q.fieldFilters,
-  status: q.status,
-  bylineId: q.bylineId,
-  includeAuthorByline: q.includeAuthorByline,
-  includeReferences: q.include === 'references',
-  term: q.term,
-});
 
 /** Where a read may carry a preview token besides `?preview=` (docs/frontends.md). */
 const PREVIEW_HEADER = 'x-cms-preview';

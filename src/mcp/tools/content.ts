@@ -11,6 +11,7 @@ import {
   UpdateContentBody,
 } from '../../schemas/content.js';
 import { PreviewLinkSchema } from '../../schemas/preview.js';
+import { listOptions } from '../../services/content/list-options.js';
 import { DESTRUCTIVE, READ, type ToolContext, type ToolDef, tool, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });
@@ -52,21 +53,6 @@ const ListInput = Collection.extend(ListContentQuery.shape).extend({
   includeAuthorByline: z.boolean().optional(),
 });
 
-const listArgs = (a: z.output<typeof ListInput>) => ({
-  locale: a.locale,
-  cursor: a.cursor,
-  page: a.page,
-  limit: a.limit,
-  orderBy: a.orderBy,
-  order: a.order,
-  fieldFilters: a.fieldFilters,
-  status: a.status,
-  bylineId: a.bylineId,
-  includeAuthorByline: a.includeAuthorByline,
-  includeReferences: a.include === 'references',
-  term: a.term,
-});
-
 const guarded = (
   name: string,
   title: string,
@@ -94,7 +80,7 @@ export const contentTools: ToolDef[] = [
     annotations: READ,
     input: ListInput,
     output: ContentList,
-    run: ({ services, actor }, a) => services.content.list(actor, a.collection, listArgs(a)),
+    run: ({ services, actor }, a) => services.content.list(actor, a.collection, listOptions(a)),
   }),
   tool({
     name: 'content_get',
@@ -226,7 +212,8 @@ export const contentTools: ToolDef[] = [
       limit: z.number().int().min(1).max(100).optional(),
     }),
     output: ContentList,
-    run: ({ services, actor }, { collection, ...opts }) => services.content.listTrashed(actor, collection, opts),
+    run: ({ services, actor }, { collection, ...opts }) =>
+      services.content.listTrashed(actor, collection, listOptions(opts)),
   }),
   tool({
     name: 'content_duplicate',
