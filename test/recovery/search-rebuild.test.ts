@@ -123,8 +123,11 @@ describeEachDialect('crash during a search rebuild', (dialect) => {
     async (seed) => {
       const r = rng(seed);
       const token = site.adminToken;
-      // Long enough for the rebuild request to have started the build, short of its end (seconds).
-      const killAfterMs = r.int(300, 1000);
+      // A seeded time after the build is seen in progress (read from the database by the test
+      // process, so a busy machine's slow start does not move the kill before the build), short of
+      // its end (seconds).
+      const killAfterMs = r.int(0, 700);
+      const watcher = await site.open();
       const rebuild = api(server, token, 'POST', '/search/rebuild', { collection: 'articles' }).catch(() => null);
       // An editor keeps writing while the index is rebuilt: the rebuild must not lose these edits.
       // It sends one edit at a time, so at most one is unanswered when the kill comes.
@@ -155,6 +158,10 @@ describeEachDialect('crash during a search rebuild', (dialect) => {
           edited.add(n);
         }
       })();
+      const inProgress = async () =>
+        (await watcher.services.search.stats(systemActor, 'articles')).collections[0].build?.reason === 'rebuild';
+      const watchUntil = Date.now() + 60_000;
+      while (!(await inProgress()) && Date.now() < watchUntil) await new Promise((done) => setTimeout(done, 5));
       await new Promise((done) => setTimeout(done, killAfterMs));
       stop = true;
       await kill9(server);
@@ -163,7 +170,7 @@ describeEachDialect('crash during a search rebuild', (dialect) => {
       // The state the crash left, read before anything runs again: the kill must have cut the build.
       const cms = await site.open();
       const left = (await cms.services.search.stats(systemActor, 'articles')).collections[0];
-      const context = `seed ${seed} (${dialect}): killed ${killAfterMs} ms into the rebuild at ${left.build?.done ?? '-'}/${left.build?.total ?? '-'} after ${edited.size} acknowledged edits`;
+      const context = `seed ${seed} (${dialect}): killed ${killAfterMs} ms after the rebuild was seen in progress, at ${left.build?.done ?? '-'}/${left.build?.total ?? '-'} after ${edited.size} acknowledged edits`;
       console.info(`[crash] search rebuild: ${context}`);
       expect(left.build?.reason, `${context}: the rebuild was not in progress at the kill`).toBe('rebuild');
 
