@@ -20,7 +20,7 @@
  * hour old — the hour is passed at once by dating the files back).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, utimesSync } from 'node:fs';
+import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -425,10 +425,6 @@ describeEachDialect('crash during a WordPress import with media copy', (dialect)
         lap = Date.now();
       };
       const site: Site = await freshSite(dialect, { CMS_IMPORT_ALLOW_PRIVATE_HOSTS: '1' });
-      // Execute spools the upload to the system's temporary folder, which a kill leaves behind: the
-      // server's is in the site's data directory, removed with it.
-      site.env.TMPDIR = join(site.dataDir, 'tmp', 'system');
-      mkdirSync(site.env.TMPDIR, { recursive: true });
       let server: Server | undefined;
       try {
         const token = site.adminToken;
@@ -472,6 +468,9 @@ describeEachDialect('crash during a WordPress import with media copy', (dialect)
         // The kill must cut the import, or the scenario tested nothing.
         expect(first.result, `${context}: execute finished before the kill`).toBeNull();
         expect(first.cut, context).not.toBeNull();
+        // Execute spools the upload into the media staging directory: the kill leaves that one file,
+        // for the media sweep to remove (below).
+        expect(stagedFiles(site.dataDir), `${context}: the killed execute's spool`).toHaveLength(1);
 
         phase('first execute and kill');
         // The operator: analysis and the import again, with skipExisting.

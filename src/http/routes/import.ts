@@ -1,6 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { CmsError, isCmsError, issuesError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
 import { findTextProblem } from '../../core/text.js';
 import {
   executeConfigSchema,
@@ -19,6 +19,7 @@ import {
 import { STORES_NOTHING } from '../../services/holds.js';
 import { exportTooLarge } from '../../services/import/index.js';
 import type { Services } from '../../services/index.js';
+import { STAGED_GRACE_MS } from '../../services/media/sweeper.js';
 import type { AppEnv } from '../env.js';
 import { declareOpen } from '../middleware/holds.js';
 import { parseMultipart } from '../multipart.js';
@@ -119,12 +120,24 @@ async function executeUpload(c: Context<AppEnv>, actor: Actor, services: Service
   const max = services.import.limits.maxExportBytes;
   refuseDeclared(c, max);
   const streamed = c.req.query('stream') === '1' || c.req.query('stream') === 'true';
-  // Execute reads the export twice (check, then import), so it is spooled to a private temporary file.
-  const dir = await mkdtemp(join(tmpdir(), 'cms-import-'));
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+  // Execute reads the export twice (check, then import), so it is spooled to a private file in the
+  // media staging directory: if the process dies mid-import, the media sweep removes what it left
+  // (staged files untouched for an hour). While this import runs, the file is touched well inside
+  // that hour, so a long import keeps its spool.
+  const dir = services.media.stagingDir;
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${newId()}.upload`);
+  const fresh = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => {});
+  }, STAGED_GRACE_MS / 4);
+  fresh.unref();
+  const cleanup = async () => {
+    clearInterval(fresh);
+    await rm(path, { force: true });
+  };
   let run: Awaited<ReturnType<Services['import']['start']>>;
   try {
-    const path = join(dir, 'export.xml');
     const { fields, files } = await parseMultipart(c.req.raw, {
       files: ['file'],
       fields: ['config'],
