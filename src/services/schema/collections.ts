@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import type { Permission } from '../../auth/permissions.js';
 import { isoNow } from '../../core/clock.js';
-import { CmsError, issuesError, validationError } from '../../core/errors.js';
+import { CmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Kdb } from '../../db/connect.js';
 import { SLUG_PATTERN } from '../fields/types.js';
@@ -9,6 +9,7 @@ import { createEntryTable, dropEntryTable, entryTable, SYSTEM_COLUMN_NAMES } fro
 import { collectionOf, type SchemaDeps } from './deps.js';
 import { type AddFieldInput, addFieldInTransaction } from './fields.js';
 import { type CollectionInfo, DEFAULT_SUPPORTS, type SchemaSnapshot, type Support } from './model.js';
+import { applyOrder, writePositions } from './order.js';
 import { type CollectionSummary, type CollectionView, collectionSummary, collectionView } from './present.js';
 import { deleteRelationsOfCollection } from './relations.js';
 import { encodeUrlPattern, type UrlPattern, urlPatternIssues } from './url-pattern.js';
@@ -207,28 +208,6 @@ function nextSortOrder(snap: SchemaSnapshot): number {
 /** A supports list as stored: each feature once. */
 export function normalizeSupports(list: Support[]): Support[] {
   return [...new Set(list)];
-}
-
-/** Listed names first in the given order, then the others in their current order. */
-export function applyOrder(current: string[], listed: string[], what: string): string[] {
-  const known = new Set(current);
-  const seen = new Set<string>();
-  for (const name of listed) {
-    if (!known.has(name)) throw validationError(`Unknown ${what} "${name}" in reorder list`);
-    if (seen.has(name)) throw validationError(`${what} "${name}" is listed twice`);
-    seen.add(name);
-  }
-  return [...listed, ...current.filter((n) => !seen.has(n))];
-}
-
-export async function writePositions(
-  trx: Kdb,
-  table: '_cms_collections' | '_cms_fields',
-  ids: string[],
-): Promise<void> {
-  for (const [i, id] of ids.entries()) {
-    await trx.updateTable(table).set({ sort_order: i }).where('id', '=', id).execute();
-  }
 }
 
 export { SYSTEM_COLUMN_NAMES };

@@ -17,10 +17,10 @@ import {
   RESERVED_FIELD_SLUGS,
   SLUG_PATTERN,
 } from '../fields/types.js';
-import { applyOrder, writePositions } from './collections.js';
 import { addColumn, createFieldIndex, dropColumn, dropFieldIndex, renameColumn, SYSTEM_COLUMN_NAMES } from './ddl.js';
 import { collectionOf, type SchemaDeps } from './deps.js';
 import type { CollectionInfo, FieldInfo, SchemaSnapshot } from './model.js';
+import { applyOrder, writePositions } from './order.js';
 import { type FieldView, fieldView } from './present.js';
 import {
   bindFieldToRelation,
