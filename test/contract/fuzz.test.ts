@@ -3,12 +3,14 @@
  * operation and every tool, inputs generated from the documented schemas (valid ones and invalid
  * ones around them) as anonymous, every role and a narrow token scope. Every answer must be below
  * 500, an error must carry the envelope and a code, its status must be one the document lists for the
- * operation, and every 2xx body must validate against the documented response schema. The same
- * generated case must get the same status on SQLite and PostgreSQL.
+ * operation, and every 2xx body must validate against the documented response schema; every
+ * successful result of a tool that declares an output schema must carry structuredContent that
+ * validates against it. The same generated case must get the same status on SQLite and PostgreSQL.
  *
  * FUZZ_SEED (default 38) and FUZZ_RUNS (cases per operation and per tool, default 20) make a run
  * reproducible; the long variant is e.g. `FUZZ_RUNS=150 npx vitest run test/contract/fuzz.test.ts`.
  */
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ import type { DialectName } from '../../src/db/dialect.js';
 import { type TestCms, testCms } from '../helpers/cms.js';
 import { createEntry, postsCollection } from '../helpers/content.js';
 import { describeEachDialect, postgresAvailable } from '../helpers/db.js';
-import { mcpClient, serve } from '../helpers/mcp.js';
+import { mcpClient, serve, type ToolResult } from '../helpers/mcp.js';
 import {
   HUGE,
   invalidArb,
@@ -65,6 +67,7 @@ function seedKind(name: string, path: string): string | undefined {
   if (name === 'taxonomy' || (name === 'name' && path.startsWith('/taxonomies'))) return 'taxonomy';
   if (name === 'name' && path.startsWith('/menus')) return 'menu';
   if (name === 'menu') return 'menu';
+  if (name === 'locale') return 'locale';
   if (name === 'section' || (name === 'slug' && path.startsWith('/sections'))) return 'section';
   if (name === 'name' && path.startsWith('/widget-areas')) return 'widgetArea';
   if (name === 'termId' || (name === 'slug' && path.startsWith('/taxonomies'))) return 'term';
@@ -281,6 +284,7 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
       term: ['news'],
       menu: ['main'],
       section: ['about'],
+      locale: cms.config.i18n.locales,
       widgetArea: ['sidebar'],
       revision: ['none'],
     };
@@ -308,8 +312,9 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
       headers: { authorization: `Bearer ${cms.adminToken}` },
     });
     seeds.cursor = [((await page.json()) as Schema).data?.nextCursor ?? 'none'];
+    // The marker as a path or query writes it (raw or percent-encoded) and as JSON text writes it (`\u0001`).
     const fill = (text: string, salt: number): string =>
-      text.replace(new RegExp(`(?:${'\u0001'}|%01)SEED(?::|%3A)(\\w+)`, 'g'), (_, kind: string) => {
+      text.replace(new RegExp(`(?:${'\u0001'}|%01|\\\\u0001)SEED(?::|%3A)(\\w+)`, 'g'), (_, kind: string) => {
         const pool = seeds[kind] ?? ['none'];
         return pool[salt % pool.length];
       });
@@ -332,63 +337,68 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
     }
     ops.sort((a, b) => dbOrder(a[1]) - dbOrder(b[1]));
     let requests = 0;
+    let restBodies = 0;
     const validators = new Map<string, ReturnType<typeof ajv.compile>>();
-    for (const [path, method, op] of ops) {
-      const cases = casesFor(doc, path, method, op);
-      for (const [i, c] of cases.entries()) {
-        const url = new URL(`http://cms.test/_cms/api${fill(c.path, i)}`);
-        for (const [k, v] of Object.entries(c.query)) url.searchParams.set(k, fill(v, i));
-        const headers: Record<string, string> = {};
-        const token = tokens[c.actor];
-        if (token) headers.authorization = `Bearer ${token}`;
-        if (c.body) headers['content-type'] = c.body.type;
-        const bodyText = c.body ? fill(c.body.text, i) : undefined;
-        const res = await cms.app.request(url.pathname + url.search, { method: c.method, headers, body: bodyText });
-        requests++;
-        const text = await res.text();
-        const caseKey = `${c.opKey}#${i}`;
-        seen.set(caseKey, res.status);
-        if (process.env.FUZZ_VERBOSE === '2')
-          console.log(`${res.status}\t${c.opKey}\t${c.actor}\t${url.pathname}${url.search}\t${text.slice(0, 160)}`);
-        const request = `${c.method} ${url.pathname}${url.search} as ${c.actor}${c.body ? ` [${c.body.type}] ${bodyText?.slice(0, 300)}` : ''}`;
-        const answer = `${res.status} ${text.slice(0, 400)}`;
-        const report = (kind: string) => findings.push({ op: c.opKey, kind, request, answer });
-        let json: Schema | undefined;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        const documented = Object.keys(op.responses ?? {});
-        if (res.status >= 500) report('5xx');
-        else if (!documented.includes(String(res.status)))
-          report(`undocumented ${res.status} ${json?.error?.code ?? ''}`);
-        if (res.status >= 400) {
-          if (json?.success !== false || typeof json.error?.code !== 'string') report('no error envelope');
-          else if (res.status < 500 && documented.includes(String(res.status))) {
-            // The code must be one the document names for that status: descriptions list codes as `(CODE, …)`.
-            const description = String(op.responses?.[String(res.status)]?.description ?? '');
-            if (!new RegExp(`\\b${json.error.code}\\b`).test(description))
-              report(`undocumented code ${res.status} ${json.error.code}`);
+    // Reads first, then writes; the deletes come last, after the MCP tools, so those find the seeded rows.
+    const runRest = async (list: typeof ops) => {
+      for (const [path, method, op] of list) {
+        const cases = casesFor(doc, path, method, op);
+        for (const [i, c] of cases.entries()) {
+          const url = new URL(`http://cms.test/_cms/api${fill(c.path, i)}`);
+          for (const [k, v] of Object.entries(c.query)) url.searchParams.set(k, fill(v, i));
+          const headers: Record<string, string> = {};
+          const token = tokens[c.actor];
+          if (token) headers.authorization = `Bearer ${token}`;
+          if (c.body) headers['content-type'] = c.body.type;
+          const bodyText = c.body ? fill(c.body.text, i) : undefined;
+          const res = await cms.app.request(url.pathname + url.search, { method: c.method, headers, body: bodyText });
+          requests++;
+          const text = await res.text();
+          const caseKey = `${c.opKey}#${i}`;
+          seen.set(caseKey, res.status);
+          if (process.env.FUZZ_VERBOSE === '2')
+            console.log(`${res.status}\t${c.opKey}\t${c.actor}\t${url.pathname}${url.search}\t${text.slice(0, 160)}`);
+          const request = `${c.method} ${url.pathname}${url.search} as ${c.actor}${c.body ? ` [${c.body.type}] ${bodyText?.slice(0, 300)}` : ''}`;
+          const answer = `${res.status} ${text.slice(0, 400)}`;
+          const report = (kind: string) => findings.push({ op: c.opKey, kind, request, answer });
+          let json: Schema | undefined;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
           }
-        } else if (res.status < 300) {
-          const declared = op.responses?.[String(res.status)]?.content ?? {};
-          const ct = (res.headers.get('content-type') ?? '').split(';')[0];
-          const schema = declared[ct]?.schema;
-          if (!schema) {
-            if (Object.keys(declared).length && !declared[ct]) report(`success media type ${ct} undocumented`);
-          } else if (ct === 'application/json') {
-            const key = `${c.opKey} ${res.status}`;
-            let validate = validators.get(key);
-            if (!validate) {
-              validate = ajv.compile(rewrite(schema) as object);
-              validators.set(key, validate);
+          const documented = Object.keys(op.responses ?? {});
+          if (res.status >= 500) report('5xx');
+          else if (!documented.includes(String(res.status)))
+            report(`undocumented ${res.status} ${json?.error?.code ?? ''}`);
+          if (res.status >= 400) {
+            if (json?.success !== false || typeof json.error?.code !== 'string') report('no error envelope');
+            else if (res.status < 500 && documented.includes(String(res.status))) {
+              // The code must be one the document names for that status: descriptions list codes as `(CODE, …)`.
+              const description = String(op.responses?.[String(res.status)]?.description ?? '');
+              if (!new RegExp(`\\b${json.error.code}\\b`).test(description))
+                report(`undocumented code ${res.status} ${json.error.code}`);
             }
-            if (!validate(json)) report(`success body off the document: ${ajv.errorsText(validate.errors)}`);
+          } else if (res.status < 300) {
+            const declared = op.responses?.[String(res.status)]?.content ?? {};
+            const ct = (res.headers.get('content-type') ?? '').split(';')[0];
+            const schema = declared[ct]?.schema;
+            if (!schema) {
+              if (Object.keys(declared).length && !declared[ct]) report(`success media type ${ct} undocumented`);
+            } else if (ct === 'application/json') {
+              const key = `${c.opKey} ${res.status}`;
+              let validate = validators.get(key);
+              if (!validate) {
+                validate = ajv.compile(rewrite(schema) as object);
+                validators.set(key, validate);
+              }
+              restBodies++;
+              if (!validate(json)) report(`success body off the document: ${ajv.errorsText(validate.errors)}`);
+            }
           }
         }
       }
-    }
+    };
 
     // MCP: every tool from tools/list, with arguments from its input schema.
     const base = await serve(cms);
@@ -397,48 +407,84 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
       narrow: await mcpClient(base, tokens.narrow!),
     };
     const { tools } = await mcps.admin.client.listTools();
-    for (const tool of tools) {
-      const resolve = resolver({});
-      const seeded = (name: string) => seedKind(name, '/content');
-      const arb = fc.record({
-        who: fc.constantFrom<'admin' | 'narrow'>('admin', 'admin', 'narrow'),
-        args: fc.oneof(
-          validArb(resolve, tool.inputSchema as Schema, seeded),
-          invalidArb(resolve, tool.inputSchema as Schema, seeded),
-        ),
-      });
-      for (const [i, { who, args }] of draw(arb, SEED ^ hash(tool.name), RUNS).entries()) {
-        // The SDK writes the JSON itself: a number beyond double range goes as the largest double.
-        const text = fill(JSON.stringify(args ?? {}), i);
-        const parsed = JSON.parse(text, (_, v) => (v === HUGE ? Number.MAX_VALUE : v));
-        const sent = typeof parsed === 'object' && parsed && !Array.isArray(parsed) ? parsed : { value: parsed };
-        const request = `MCP ${tool.name} as ${who} ${text.slice(0, 300)}`;
-        const caseKey = `MCP ${tool.name}#${i}`;
-        requests++;
-        try {
-          const out = await mcps[who].call(tool.name, sent);
-          seen.set(caseKey, out.isError ? 1 : 0);
-          if (out.isError && (out._meta?.code === 'INTERNAL_ERROR' || !out._meta?.code)) {
-            findings.push({
-              op: tool.name,
-              kind: `mcp ${out._meta?.code ?? 'no code'}`,
-              request,
-              answer: JSON.stringify(out).slice(0, 400),
-            });
+    // Output schemas are JSON Schema 2020-12 (zod's toJSONSchema), validated as the REST bodies are.
+    const outputAjv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+    const outputValidators = new Map<string, ReturnType<typeof outputAjv.compile>>();
+    let mcpResults = 0;
+    // Read-only tools first, then writes, then destructive ones.
+    const toolOrder = (t: (typeof tools)[number]) =>
+      t.annotations?.readOnlyHint ? 0 : t.annotations?.destructiveHint ? 2 : 1;
+    const runMcp = async () => {
+      for (const tool of [...tools].sort((a, b) => toolOrder(a) - toolOrder(b))) {
+        const resolve = resolver({});
+        const seeded = (name: string) => seedKind(name, '/content');
+        const arb = fc.record({
+          who: fc.constantFrom<'admin' | 'narrow'>('admin', 'admin', 'narrow'),
+          args: fc.oneof(
+            validArb(resolve, tool.inputSchema as Schema, seeded),
+            invalidArb(resolve, tool.inputSchema as Schema, seeded),
+          ),
+        });
+        for (const [i, { who, args }] of draw(arb, SEED ^ hash(tool.name), RUNS).entries()) {
+          // The SDK writes the JSON itself: a number beyond double range goes as the largest double.
+          const text = fill(JSON.stringify(args ?? {}), i);
+          const parsed = JSON.parse(text, (_, v) => (v === HUGE ? Number.MAX_VALUE : v));
+          const sent = typeof parsed === 'object' && parsed && !Array.isArray(parsed) ? parsed : { value: parsed };
+          const request = `MCP ${tool.name} as ${who} ${text.slice(0, 300)}`;
+          const caseKey = `MCP ${tool.name}#${i}`;
+          requests++;
+          try {
+            // The raw result: the SDK client's own output check would throw it away as an invalid-params error.
+            const out = (await mcps[who].client.request(
+              { method: 'tools/call', params: { name: tool.name, arguments: sent } },
+              CallToolResultSchema,
+            )) as ToolResult;
+            seen.set(caseKey, out.isError ? 1 : 0);
+            if (out.isError && (out._meta?.code === 'INTERNAL_ERROR' || !out._meta?.code)) {
+              findings.push({
+                op: tool.name,
+                kind: `mcp ${out._meta?.code ?? 'no code'}`,
+                request,
+                answer: JSON.stringify(out).slice(0, 400),
+              });
+            }
+            if (!out.isError && tool.outputSchema) {
+              // A successful result of a tool that declares an output schema carries structuredContent of that schema.
+              mcpResults++;
+              const answer = JSON.stringify(out.structuredContent ?? out.content).slice(0, 400);
+              let validate = outputValidators.get(tool.name);
+              if (!validate) {
+                validate = outputAjv.compile(tool.outputSchema);
+                outputValidators.set(tool.name, validate);
+              }
+              if (!out.structuredContent || typeof out.structuredContent !== 'object') {
+                findings.push({ op: tool.name, kind: 'mcp result without structuredContent', request, answer });
+              } else if (!validate(out.structuredContent)) {
+                findings.push({
+                  op: tool.name,
+                  kind: `mcp structuredContent off the output schema: ${outputAjv.errorsText(validate.errors)}`,
+                  request,
+                  answer,
+                });
+              }
+            }
+          } catch (err) {
+            const code = (err as { code?: number }).code;
+            seen.set(caseKey, code ?? -1);
+            if (code !== -32602)
+              findings.push({
+                op: tool.name,
+                kind: `mcp protocol error ${code}`,
+                request,
+                answer: String(err).slice(0, 400),
+              });
           }
-        } catch (err) {
-          const code = (err as { code?: number }).code;
-          seen.set(caseKey, code ?? -1);
-          if (code !== -32602)
-            findings.push({
-              op: tool.name,
-              kind: `mcp protocol error ${code}`,
-              request,
-              answer: String(err).slice(0, 400),
-            });
         }
       }
-    }
+    };
+    await runRest(ops.filter(([, method]) => method !== 'delete'));
+    await runMcp();
+    await runRest(ops.filter(([, method]) => method === 'delete'));
     await mcps.admin.close();
     await mcps.narrow.close();
 
@@ -453,7 +499,7 @@ describeEachDialect('contract fuzzing from the OpenAPI document', (dialect: Dial
     const kinds = new Map<string, number>();
     for (const f of findings) kinds.set(f.kind.split(':')[0], (kinds.get(f.kind.split(':')[0]) ?? 0) + 1);
     console.log(
-      `[fuzz ${dialect}] seed ${SEED}, ${RUNS} runs: ${ops.length} operations, ${tools.length} tools, ${requests} requests, ${findings.length} findings`,
+      `[fuzz ${dialect}] seed ${SEED}, ${RUNS} runs: ${ops.length} operations, ${tools.length} tools (${tools.filter((t) => t.outputSchema).length} with an output schema), ${requests} requests, ${restBodies} REST success bodies and ${mcpResults} MCP results checked against their schemas, ${findings.length} findings`,
       Object.fromEntries(kinds),
     );
     expect(
