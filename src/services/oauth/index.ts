@@ -1,5 +1,4 @@
 import type { ServiceContext } from '../context.js';
-import type { TokensService } from '../tokens/index.js';
 import { authorizationOps } from './authorize.js';
 import { type ClientCredentials, clientStore } from './clients.js';
 import { connectionOps } from './connections.js';
@@ -37,7 +36,12 @@ export interface TokenRequest {
  * the device grant, refresh-token rotation and revocation. Access tokens
  * resolve to actors through the tokens service, like personal access tokens.
  */
-export function createOAuthService(ctx: ServiceContext, deps: { tokens: TokensService }) {
+/** What the OAuth service needs of the tokens service: to forget cached bearer lookups when a grant changes. */
+export interface BearerCache {
+  invalidate(): Promise<void>;
+}
+
+export function createOAuthService(ctx: ServiceContext, deps: { tokens: BearerCache }) {
   const clients = clientStore(ctx);
   const issuer = tokenIssuer(ctx, () => deps.tokens.invalidate());
   const authorization = authorizationOps(ctx, clients, issuer);
