@@ -14,7 +14,8 @@ import { mcpClient, serve } from '../helpers/mcp.js';
  * What each door offers, pinned: the OpenAPI document, the MCP tool list
  * (names, titles, annotations, input and output schemas) and the CLI
  * target's operations. A change to any of them fails here until the
- * snapshot is rewritten on purpose (`npx vitest run -u test/contract/doors-snapshot.test.ts`),
+ * snapshot is rewritten on purpose (`npx vitest run test/contract/doors-snapshot.test.ts -u`: the
+ * flag after the file, as vitest 4 takes the word after `-u` for its value and would run everything),
  * so moving code between the doors and a shared declaration shows as an
  * empty diff, and a real change to the contract shows in review.
  */
