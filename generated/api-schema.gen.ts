@@ -2476,6 +2476,10 @@ export interface components {
                 bylineId: string;
                 roleLabel?: string | null;
             })[];
+            /** @description Taxonomy name → term IDs or slugs (in the entry's locale); replaces the entry's terms of each taxonomy named */
+            terms?: {
+                [key: string]: string[];
+            };
         };
         UpdateContentRequest: {
             /** @description Only the fields to change */
@@ -2495,6 +2499,10 @@ export interface components {
             _rev?: string;
             /** @description Write even though another user holds the edit lock */
             overrideLock?: boolean;
+            /** @description Taxonomy name → term IDs or slugs (in the entry's locale); replaces the entry's terms of each taxonomy named */
+            terms?: {
+                [key: string]: string[];
+            };
         };
         GuardedWriteRequest: {
             /** @description `_rev` from the preceding read; a stale value is a 409 */

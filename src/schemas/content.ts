@@ -108,6 +108,17 @@ const OverrideLock = z
   .optional()
   .openapi({ description: 'Write even though another user holds the edit lock' });
 
+/**
+ * Terms sent with a content create or update (REST and MCP): applied in the entry write's own
+ * transaction, to the whole translation group, by the taxonomy domain.
+ */
+export const EntryTermsInput = z
+  .record(z.string().min(1).max(64), z.array(z.string().min(1).max(200)).max(100))
+  .optional()
+  .describe(
+    "Taxonomy name → term IDs or slugs (in the entry's locale); replaces the entry's terms of each taxonomy named",
+  );
+
 export const CreateContentBody = z
   .object({
     data: z.record(z.string(), z.unknown()).optional(),
@@ -119,6 +130,7 @@ export const CreateContentBody = z
       .openapi({ description: 'Database ID of the source entry (creates a draft translation)' }),
     references: References.optional(),
     bylines: Bylines.optional(),
+    terms: EntryTermsInput,
   })
   .strict()
   .openapi('CreateContentRequest');
@@ -131,6 +143,7 @@ export const UpdateContentBody = z
     bylines: Bylines.optional(),
     _rev: Rev,
     overrideLock: OverrideLock,
+    terms: EntryTermsInput,
   })
   .strict()
   .openapi('UpdateContentRequest');

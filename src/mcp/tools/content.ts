@@ -16,14 +16,6 @@ import { DESTRUCTIVE, READ, type ToolContext, type ToolDef, tool, WRITE } from '
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });
 
-/** Terms sent with a content write: applied in the same transaction, to the whole translation group. */
-const Terms = z
-  .record(z.string().min(1).max(64), z.array(z.string().min(1).max(200)).max(100))
-  .optional()
-  .describe(
-    "Taxonomy name → term IDs or slugs (in the entry's locale); replaces the entry's terms of each taxonomy named",
-  );
-
 /** Single reads through MCP also carry the entry's terms, per taxonomy. */
 const WithTerms = SingleContent.extend({
   terms: z
@@ -104,16 +96,10 @@ export const contentTools: ToolDef[] = [
       'Create an entry as a draft (or a translation with locale + translationOf, which shares the source’s terms). `terms` sets taxonomy terms in the same transaction.',
     scope: 'content:write',
     annotations: WRITE,
-    input: Collection.extend(CreateContentBody.shape).extend({ terms: Terms }),
+    input: Collection.extend(CreateContentBody.shape),
     output: WithTerms,
-    run: async ({ services, actor }, { collection, terms, ...body }) =>
-      withTermSummary(
-        services,
-        collection,
-        await services.taxonomies.entryTerms.writeWithTerms(actor, collection, terms, () =>
-          services.content.create(actor, collection, body),
-        ),
-      ),
+    run: async ({ services, actor }, { collection, ...body }) =>
+      withTermSummary(services, collection, await services.content.create(actor, collection, body)),
   }),
   tool({
     name: 'content_update',
@@ -122,16 +108,10 @@ export const contentTools: ToolDef[] = [
       'Partially update an entry; on a published entry the change is staged as a draft. Pass _rev from content_get. `terms` replaces taxonomy terms in the same transaction; terms are shared by every translation and are not staged, so changing them needs the right to change (and publish, when live) every translation.',
     scope: 'content:write',
     annotations: WRITE,
-    input: Entry.extend(UpdateContentBody.shape).extend({ terms: Terms }),
+    input: Entry.extend(UpdateContentBody.shape),
     output: WithTerms,
-    run: async ({ services, actor }, { collection, id, terms, ...body }) =>
-      withTermSummary(
-        services,
-        collection,
-        await services.taxonomies.entryTerms.writeWithTerms(actor, collection, terms, () =>
-          services.content.update(actor, collection, id, body),
-        ),
-      ),
+    run: async ({ services, actor }, { collection, id, ...body }) =>
+      withTermSummary(services, collection, await services.content.update(actor, collection, id, body)),
   }),
   tool({
     name: 'content_delete',

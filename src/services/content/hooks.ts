@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Expression, SqlBool } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
@@ -63,6 +62,12 @@ export interface EntryChange {
    * from values the write left alone.
    */
   previous?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * `create` and `update`: the terms sent with the write (taxonomy → term IDs or slugs), which
+   * the taxonomy domain's listener applies in this transaction. Passed with the write's input,
+   * never through ambient state.
+   */
+  terms?: Readonly<Record<string, readonly string[]>>;
   actor: Actor;
   now: string;
 }
@@ -96,23 +101,6 @@ export class ContentHooks {
   private readonly valuePresenters: ValuePresenter[] = [];
   private readonly changeListeners: Array<{ name: string; fn: EntryChangeListener }> = [];
   private termFilterFn: TermFilter | undefined;
-  private readonly carriedValues = new AsyncLocalStorage<Map<string, unknown>>();
-
-  /**
-   * Run `write` with a value its write listeners can read through
-   * `carried(key)`: input another domain applies inside the same transaction
-   * as the entry write (the terms sent with an MCP content write).
-   */
-  carry<T>(key: string, value: unknown, write: () => Promise<T>): Promise<T> {
-    const values = new Map(this.carriedValues.getStore() ?? []);
-    values.set(key, value);
-    return this.carriedValues.run(values, write);
-  }
-
-  /** The value `carry` set for the write in progress, if any. */
-  carried(key: string): unknown {
-    return this.carriedValues.getStore()?.get(key);
-  }
 
   /** Add a presenter of entry values on reads. */
   presentValues(fn: ValuePresenter): void {

@@ -27,6 +27,8 @@ export interface CreateInput {
   translationOf?: string;
   references?: Record<string, string[]>;
   bylines?: CreditInput[];
+  /** Taxonomy → term IDs or slugs, applied in the same transaction (EntryChange.terms). */
+  terms?: Record<string, string[]>;
 }
 
 export interface UpdateInput {
@@ -36,6 +38,8 @@ export interface UpdateInput {
   bylines?: CreditInput[];
   _rev?: string;
   overrideLock?: boolean;
+  /** Taxonomy → term IDs or slugs, applied in the same transaction (EntryChange.terms). */
+  terms?: Record<string, string[]>;
 }
 
 /** Resolve a `references` body to translation groups per field, checking fields and limits. */
@@ -187,6 +191,7 @@ export function writeOps(deps: ContentDeps) {
           ids: [id],
           group,
           translationOf: input.translationOf,
+          terms: input.terms,
           actor,
           now,
         });
@@ -278,6 +283,7 @@ export function writeOps(deps: ContentDeps) {
         ids: [id],
         group: row.translation_group,
         previous: { [id]: current },
+        terms: input.terms,
         actor,
         now,
       });

@@ -3,7 +3,7 @@ import { CmsError, issuesError, notFound, type ValidationIssue } from '../../cor
 import type { Kdb } from '../../db/connect.js';
 import type { TaxonomiesTable } from '../../db/tables-structure.js';
 import { assertCanEdit, assertCanPublish, visible } from '../content/access.js';
-import type { ContentHooks, EntryChange } from '../content/hooks.js';
+import type { EntryChange } from '../content/hooks.js';
 import type { EntryRow } from '../content/model.js';
 import { dyn, loadRow, loadRowBySlug } from '../content/rows.js';
 import { inTransaction } from '../context.js';
@@ -18,15 +18,6 @@ export const MAX_TERMS_PER_ENTRY = 100;
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** What an MCP content write carries to the write listener. */
-interface CarriedTerms {
-  collection: string;
-  terms: Record<string, string[]>;
-  applied: boolean;
-}
-
-const CARRY_KEY = 'taxonomies:terms';
-
 export interface EntryTerms {
   taxonomy: string;
   /** Locale of the entry; terms are shown in it, else its fallback, else the default locale. */
@@ -39,7 +30,7 @@ export interface EntryTerms {
  * term's translation group, so it spans every locale of both, and a new
  * translation carries its source's terms from the start.
  */
-export function assignmentOps(deps: TaxonomyDeps, hooks: ContentHooks) {
+export function assignmentOps(deps: TaxonomyDeps) {
   const { ctx } = deps;
 
   async function target(
@@ -49,17 +40,22 @@ export function assignmentOps(deps: TaxonomyDeps, hooks: ContentHooks) {
     const snap = await deps.schema.snapshot();
     const c = snap.collections.get(collection);
     if (!c) throw notFound(`Collection "${collection}"`);
-    const tax = await loadTaxonomy(ctx.db, taxonomy);
+    return { c, tax: await applying(ctx.db, c, taxonomy, ['taxonomy']), snap };
+  }
+
+  /** The taxonomy, refused (at `path`) when it does not apply to the collection. */
+  async function applying(db: Kdb, c: CollectionInfo, taxonomy: string, path: Array<string | number>) {
+    const tax = await loadTaxonomy(db, taxonomy);
     if (!collectionsOf(tax).includes(c.slug)) {
-      throw issuesError(`Taxonomy "${taxonomy}" does not apply to "${collection}"`, [
+      throw issuesError(`Taxonomy "${taxonomy}" does not apply to "${c.slug}"`, [
         {
-          path: ['taxonomy'],
+          path,
           code: 'not_applicable',
-          message: `add "${collection}" to the taxonomy's collections to assign its terms`,
+          message: `add "${c.slug}" to the taxonomy's collections to assign its terms`,
         },
       ]);
     }
-    return { c, tax, snap };
+    return tax;
   }
 
   /** The entry by database ID, or by slug along the locale chain; hidden entries look missing. */
@@ -193,39 +189,19 @@ export function assignmentOps(deps: TaxonomyDeps, hooks: ContentHooks) {
   }
 
   /**
-   * Run a content write (create or update) that also sets terms: taxonomy →
-   * term IDs or slugs. The terms are applied by the write listener inside the
-   * entry's own transaction, so a refused term write rolls the entry write back.
+   * Write listener: the terms sent with a content create or update (`change.terms`), applied in
+   * the entry's own transaction, so a refused term (unknown taxonomy or term, a taxonomy that
+   * does not apply, a translation the caller may not change) rolls the entry write back.
    */
-  async function writeWithTerms<T extends { item: { id: string } }>(
-    actor: Actor,
-    collection: string,
-    terms: Record<string, string[]> | undefined,
-    write: () => Promise<T>,
-  ): Promise<T> {
-    if (!terms || !Object.keys(terms).length) return write();
-    requirePermission(actor, 'content:create');
-    for (const taxonomy of Object.keys(terms)) await target(collection, taxonomy);
-    const carried: CarriedTerms = { collection, terms, applied: false };
-    const result = await hooks.carry(CARRY_KEY, carried, write);
-    // A write that changed nothing has no listener call: apply the terms on their own.
-    if (!carried.applied) {
-      for (const [taxonomy, refs] of Object.entries(terms))
-        await set(actor, collection, result.item.id, taxonomy, refs);
-    }
-    return result;
-  }
-
-  /** Write listener: the terms carried by writeWithTerms, applied in the entry's transaction. */
-  async function onCarriedWrite(trx: Kdb, change: EntryChange): Promise<void> {
-    if (change.kind !== 'create' && change.kind !== 'update') return;
-    const carried = hooks.carried(CARRY_KEY) as CarriedTerms | undefined;
-    if (!carried || carried.applied || carried.collection !== change.collection.slug) return;
-    carried.applied = true;
+  async function onWriteTerms(trx: Kdb, change: EntryChange): Promise<void> {
+    if ((change.kind !== 'create' && change.kind !== 'update') || !change.terms) return;
+    const named = Object.entries(change.terms);
+    if (!named.length) return;
     const entry = await loadRow(trx, change.collection, change.ids[0]);
     if (!entry) return;
-    for (const [taxonomy, refs] of Object.entries(carried.terms)) {
-      await apply(trx, change.actor, change.collection, await loadTaxonomy(trx, taxonomy), entry, refs);
+    for (const [taxonomy, refs] of named) {
+      const tax = await applying(trx, change.collection, taxonomy, ['terms', taxonomy]);
+      await apply(trx, change.actor, change.collection, tax, entry, [...refs]);
     }
   }
 
@@ -313,5 +289,5 @@ export function assignmentOps(deps: TaxonomyDeps, hooks: ContentHooks) {
     return out;
   }
 
-  return { get, set, writeWithTerms, onCarriedWrite, summary };
+  return { get, set, onWriteTerms, summary };
 }

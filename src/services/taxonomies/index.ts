@@ -27,9 +27,9 @@ export function createTaxonomyService(ctx: ServiceContext, schema: SchemaService
   const deps: TaxonomyDeps = { ctx, schema };
   const defs = definitionOps(deps);
   const report = strayLocaleReport(deps);
-  const entryTerms = assignmentOps(deps, content.hooks);
+  const entryTerms = assignmentOps(deps);
   content.hooks.afterWrite('taxonomies', onEntryChange);
-  content.hooks.afterWrite('taxonomies:terms-with-write', entryTerms.onCarriedWrite);
+  content.hooks.afterWrite('taxonomies:terms-with-write', entryTerms.onWriteTerms);
   content.hooks.provideTermFilter(termFilter(deps));
   schema.hooks.afterChange(
     'taxonomies',
