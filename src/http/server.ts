@@ -1,7 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import { Server as NetServer } from 'node:net';
 import { type Http2Bindings, type HttpBindings, type ServerType, serve } from '@hono/node-server';
-import type { Cms } from '../index.js';
+import type { CmsConfig } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+
+/**
+ * What the HTTP server runs: the app to answer with, where to listen, and how to drain and close.
+ * The composition root's service (`createCms`) is one; the server does not depend on how it is built.
+ */
+export interface Servable {
+  config: Pick<CmsConfig, 'port' | 'host'>;
+  app: { fetch(request: Request, env: HttpBindings | Http2Bindings): Response | Promise<Response> };
+  services: { health: { drain(): void } };
+  log: Logger;
+  close(): Promise<void>;
+  /** While close() runs: the part it is waiting for. */
+  closing(): string | null;
+}
 
 type Phase = 'serving' | 'draining' | 'closing' | 'stopped';
 
@@ -25,7 +40,7 @@ const DRAIN_TIMEOUT_MS = 10_000;
  */
 const IDLE_GRACE_MS = 500;
 
-export function listen(cms: Cms, port = cms.config.port, host = cms.config.host): Promise<RunningServer> {
+export function listen(cms: Servable, port = cms.config.port, host = cms.config.host): Promise<RunningServer> {
   let phase: Phase = 'serving';
   const fetch = (request: Request, env: HttpBindings | Http2Bindings) => {
     // Once stopping, every answer closes its connection. Otherwise a keep-alive client sends its next
