@@ -3,7 +3,7 @@ import { roleHas } from '../../auth/permissions.js';
 import { CmsError, notFound } from '../../core/errors.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { entryPath } from '../schema/url-pattern.js';
-import { frontendUrl } from '../seo/site-url.js';
+import { frontendUrl } from '../settings/site-url.js';
 import { assertVisible, requireDraftReader } from './access.js';
 import { type ContentDeps, collectionFor, fallbackChain, localeOf } from './deps.js';
 import { type ReadRow, readRowById, toItem } from './present.js';

@@ -2,7 +2,7 @@ import { type Actor, requirePermission } from '../../auth/actor.js';
 import { isoNow } from '../../core/clock.js';
 import { issuesError } from '../../core/errors.js';
 import type { ServiceContext } from '../context.js';
-import { siteUrl } from '../seo/site-url.js';
+import { siteUrl } from '../settings/site-url.js';
 import { RuleCache } from './cache.js';
 import { walk } from './chains.js';
 import { HitCounter } from './hits.js';

@@ -8,7 +8,6 @@ import { sitemapOps } from './sitemap.js';
 
 export type { Alternate } from './eligibility.js';
 export type { EntrySeo, EntrySeoInput } from './entry-seo.js';
-export { siteUrl } from './site-url.js';
 export { parseSitemapName, sitemapName, URLS_PER_SITEMAP } from './sitemap.js';
 
 /**

@@ -12,7 +12,7 @@ import {
   routableLocales,
   type UrlRow,
 } from './eligibility.js';
-import { siteUrl } from './site-url.js';
+import { siteUrl } from '../settings/site-url.js';
 
 /** The sitemap protocol's limit of URLs per file. */
 export const URLS_PER_SITEMAP = 50_000;

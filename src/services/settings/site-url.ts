@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { storedSetting } from '../settings/store.js';
+import { storedSetting } from './store.js';
 
 /**
  * The public site's base URL, for absolute links in sitemaps, hreflang
