@@ -17,6 +17,7 @@ import {
   ScheduleBody,
   UpdateContentBody,
 } from '../../schemas/content.js';
+import { listOptions } from '../../schemas/content-list.js';
 import { MenuCreateBody, MenuItemCreateBody, MenuParams } from '../../schemas/menus.js';
 import {
   CreateBlockTypeBody,
@@ -44,7 +45,6 @@ import {
   TransferListQuery,
 } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
-import { listOptions } from '../../services/content/list-options.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';

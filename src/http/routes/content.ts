@@ -20,8 +20,8 @@ import {
   TranslationsResult,
   UpdateContentBody,
 } from '../../schemas/content.js';
+import { listOptions } from '../../schemas/content-list.js';
 import { GetContentPreviewQuery, PreviewLinkSchema, PreviewRotateResult } from '../../schemas/preview.js';
-import { listOptions } from '../../services/content/list-options.js';
 import { type Api, op } from '../op.js';
 
 /** Where a read may carry a preview token besides `?preview=` (docs/frontends.md). */

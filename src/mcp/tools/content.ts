@@ -10,8 +10,8 @@ import {
   TranslationsResult,
   UpdateContentBody,
 } from '../../schemas/content.js';
+import { listOptions } from '../../schemas/content-list.js';
 import { PreviewLinkSchema } from '../../schemas/preview.js';
-import { listOptions } from '../../services/content/list-options.js';
 import { DESTRUCTIVE, READ, type ToolContext, type ToolDef, tool, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });

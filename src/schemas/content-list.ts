@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ListContentQuery } from '../../schemas/content.js';
-import type { ListOptions } from './list.js';
+import type { ListOptions } from '../services/content/list.js';
+import type { ListContentQuery } from './content.js';
 
 /**
  * The list parameters as the API parses them (REST query, the CLI's local target), or as MCP
