@@ -188,19 +188,22 @@ export function postgresEngine(): SearchEngine {
       await sql`drop table if exists ${textOf(table)}`.execute(trx);
     },
 
-    async write(trx, table, tokenizer, entryIds, docs) {
+    async write(trx, table, tokenizer, entryIds, docs, options = {}) {
       if (!entryIds.length) return;
       const words = tokenizer !== 'trigram';
       const layout = await layoutOf(trx, table);
       const heads = words && !layout.outdated ? await readHeadMeta(trx, table) : null;
-      const { rows: gone } = await sql<{ doc: number }>`
-        with texts as (delete from ${textOf(table)} where entry_id = any(${entryIds}))
-        delete from ${id(table)} where entry_id = any(${entryIds})
-        ${heads ? sql`returning doc` : sql``}`.execute(trx);
-      const handles = gone.map((r) => Number(r.doc));
-      if (heads) {
-        await removeDocuments(trx, table, handles);
-        await removePairs(trx, table, handles);
+      // New entries have no documents: the delete would find none.
+      if (!options.fresh) {
+        const { rows: gone } = await sql<{ doc: number }>`
+          with texts as (delete from ${textOf(table)} where entry_id = any(${entryIds}))
+          delete from ${id(table)} where entry_id = any(${entryIds})
+          ${heads ? sql`returning doc` : sql``}`.execute(trx);
+        const handles = gone.map((r) => Number(r.doc));
+        if (heads) {
+          await removeDocuments(trx, table, handles);
+          await removePairs(trx, table, handles);
+        }
       }
       if (!docs.length) return;
       const payload = JSON.stringify(

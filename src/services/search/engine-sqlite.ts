@@ -35,6 +35,8 @@ const SNIPPET_TOKENS = 24;
 const MERGE_PAGES = 2_000;
 const SUGGEST_CANDIDATES = 50;
 const PREFIXES = '2 3 4';
+/** Documents removed per statement: two bound values each in the titles' delete, far below SQLite's limit. */
+const REMOVE_CHUNK = 5_000;
 
 /**
  * Storage layouts, oldest first: 1 kept the texts inside `<t>_docs`; 2 moved
@@ -87,6 +89,28 @@ function keysetSql(k: Keyset | null): RawBuilder<unknown> {
   if (!k) return sql`1 = 1`;
   const tie = k.tie === 'include' ? sql`1 = 1` : k.tie === 'exclude' ? sql`1 = 0` : sql`entry_id > ${k.id}`;
   return sql`(score < ${k.score} or (score = ${k.score} and ${tie}))`;
+}
+
+/**
+ * Remove every document of the entries: from the documents (which tells their rowids and titles),
+ * the head lists, both FTS5 indexes and the texts.
+ */
+async function removeEntries(trx: Kdb, table: string, entryIds: string[], heads: boolean): Promise<void> {
+  const { rows: gone } = await sql<{ rowid: number; title: string }>`delete from ${docsOf(table)}
+    where entry_id in (${sql.join(entryIds)}) returning rowid, title`.execute(trx);
+  if (!gone.length) return;
+  const rowids = gone.map((r) => Number(r.rowid));
+  if (heads) await removeDocuments(trx, table, rowids);
+  // External-content FTS5: remove the old terms with the exact text they were indexed from.
+  for (let i = 0; i < gone.length; i += REMOVE_CHUNK) {
+    const part = gone.slice(i, i + REMOVE_CHUNK);
+    const list = sql.join(part.map((r) => Number(r.rowid)));
+    await sql`insert into ${id(table)} (${id(table)}, rowid, a, b, c, d)
+      select 'delete', rowid, a, b, c, d from ${textOf(table)} where rowid in (${list})`.execute(trx);
+    await sql`delete from ${textOf(table)} where rowid in (${list})`.execute(trx);
+    await sql`insert into ${titleOf(table)} (${titleOf(table)}, rowid, title)
+      values ${sql.join(part.map((r) => sql`('delete', ${Number(r.rowid)}, ${r.title})`))}`.execute(trx);
+  }
 }
 
 export const sqliteEngine: SearchEngine = {
@@ -150,40 +174,40 @@ export const sqliteEngine: SearchEngine = {
     await sql`drop table if exists ${textOf(table)}`.execute(trx);
   },
 
-  async write(trx, table, tokenizer, entryIds, docs) {
+  async write(trx, table, tokenizer, entryIds, docs, options = {}) {
     if (!entryIds.length) return;
     const layout = await layoutOf(trx, table);
     // An index of the first layout (texts inside `<t>_docs`) is still written while its replacement builds.
     if (layout === 1) return writeLegacy(trx, table, entryIds, docs);
     const heads = layout === 3 ? await readHeadMeta(trx, table) : null;
-    const ids = sql.join(entryIds);
-    const rowids = sql`select rowid from ${docsOf(table)} where entry_id in (${ids})`;
-    if (heads) {
-      const { rows: old } = await sql<{ rowid: number }>`${rowids}`.execute(trx);
-      await removeDocuments(
-        trx,
-        table,
-        old.map((r) => Number(r.rowid)),
-      );
-    }
-    // External-content FTS5: remove the old terms with the exact text they were indexed from.
-    await sql`insert into ${id(table)} (${id(table)}, rowid, a, b, c, d)
-      select 'delete', rowid, a, b, c, d from ${textOf(table)} where rowid in (${rowids})`.execute(trx);
-    await sql`insert into ${titleOf(table)} (${titleOf(table)}, rowid, title)
-      select 'delete', rowid, title from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
-    await sql`delete from ${textOf(table)} where rowid in (${rowids})`.execute(trx);
-    await sql`delete from ${docsOf(table)} where entry_id in (${ids})`.execute(trx);
+    // New entries have no documents: the statements that find and remove old ones would find none.
+    if (!options.fresh) await removeEntries(trx, table, entryIds, heads !== null);
     if (!docs.length) return;
-    // Explicit rowids tie each document to its text; the write transaction holds SQLite's only write lock.
-    const top = await sql<{ n: number }>`select coalesce(max(rowid), 0) as n from ${docsOf(table)}`.execute(trx);
-    const first = Number(top.rows[0].n) + 1;
-    await sql`insert into ${docsOf(table)} (rowid, entry_id, version, live, current, locale, status, slug, title)
+    // Rowids tie each document to its text. SQLite gives each new row one more than the largest rowid
+    // of the table, in the order of the values (the write transaction holds SQLite's only write lock),
+    // so the documents get a run of rowids from `first`; what the insert returns confirms it.
+    const { rows: made } = await sql<{ rowid: number; entry_id: string; live: number; current: number }>`
+      insert into ${docsOf(table)} (entry_id, version, live, current, locale, status, slug, title)
       values ${sql.join(
         docs.map(
-          (d, i) =>
-            sql`(${first + i}, ${d.entryId}, ${d.version}, ${d.live ? 1 : 0}, ${d.current ? 1 : 0}, ${d.locale}, ${d.status}, ${d.slug}, ${d.title})`,
+          (d) =>
+            sql`(${d.entryId}, ${d.version}, ${d.live ? 1 : 0}, ${d.current ? 1 : 0}, ${d.locale}, ${d.status}, ${d.slug}, ${d.title})`,
         ),
-      )}`.execute(trx);
+      )}
+      returning rowid, entry_id, live, current`.execute(trx);
+    const first = made.reduce((m, r) => Math.min(m, Number(r.rowid)), Number.POSITIVE_INFINITY);
+    const byRowid = new Map(made.map((r) => [Number(r.rowid) - first, r]));
+    docs.forEach((d, i) => {
+      const r = byRowid.get(i);
+      if (
+        !r ||
+        r.entry_id !== d.entryId ||
+        Number(r.live) !== (d.live ? 1 : 0) ||
+        Number(r.current) !== (d.current ? 1 : 0)
+      ) {
+        throw new Error(`search index ${table}: the new documents did not get consecutive rowids`);
+      }
+    });
     await sql`insert into ${textOf(table)} (rowid, a, b, c, d)
       values ${sql.join(docs.map((d, i) => sql`(${first + i}, ${d.text.a}, ${d.text.b}, ${d.text.c}, ${d.text.d})`))}`.execute(
       trx,

@@ -76,6 +76,11 @@ export interface SuggestRow {
   title: string;
 }
 
+export interface WriteOptions {
+  /** The entries are new in the writing transaction: no document of theirs can be in the index. */
+  fresh?: boolean;
+}
+
 /** The few operations that differ between SQLite (FTS5) and PostgreSQL (tsvector, pg_trgm). */
 export interface SearchEngine {
   /** Head lists of common keys (heads.ts): this engine's tokens, terms and scores. */
@@ -97,8 +102,19 @@ export interface SearchEngine {
   compact(trx: Kdb, table: string): Promise<boolean>;
   /** A build filled the table: refresh planner statistics so its indexes get used at once. */
   built(trx: Kdb, table: string): Promise<void>;
-  /** Replace every document of the given entries with `docs` (which may be empty). */
-  write(trx: Kdb, table: string, tokenizer: Tokenizer, entryIds: string[], docs: SearchDoc[]): Promise<void>;
+  /**
+   * Replace every document of the given entries with `docs` (which may be empty). `fresh`: the
+   * entries' rows were inserted by this transaction (a create, a duplicate, an import batch), so the
+   * index holds nothing of theirs yet and there is nothing to remove first.
+   */
+  write(
+    trx: Kdb,
+    table: string,
+    tokenizer: Tokenizer,
+    entryIds: string[],
+    docs: SearchDoc[],
+    options?: WriteOptions,
+  ): Promise<void>;
   /**
    * Entries whose documents do not match their row: written at or after `since` with no document
    * or one made from another version, trashed with documents left, or gone with documents left.

@@ -24,9 +24,12 @@ export function listenerOps(deps: IndexDeps, builds: BuildOps) {
     const shapes = [s?.index, s?.build].filter((x) => !!x);
     if (!shapes.length) return;
     const entries = await loadEntries(trx, c, change.ids);
+    // A create (an import batch too) or a duplicate inserted these rows in this transaction under new IDs: the
+    // index (and a build in progress, which replaces whatever it finds) has nothing of theirs to remove.
+    const fresh = change.kind === 'create' || change.kind === 'duplicate';
     for (const shape of shapes) {
       const docs = entries.flatMap((e) => documentsOf(c, e, shape.tiers));
-      await engine.write(trx, shape.table, shape.tokenizer, change.ids, docs);
+      await engine.write(trx, shape.table, shape.tokenizer, change.ids, docs, { fresh });
     }
   }
 
