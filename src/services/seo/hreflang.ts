@@ -4,8 +4,8 @@ import { canReadDrafts } from '../content/access.js';
 import { loadRow } from '../content/rows.js';
 import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
-import { type Alternate, alternatesOf, indexableSiblings, isIndexable, routableLocales } from './eligibility.js';
 import { siteUrl } from '../settings/site-url.js';
+import { type Alternate, alternatesOf, indexableSiblings, isIndexable, routableLocales } from './eligibility.js';
 
 /**
  * Hreflang alternates for an entry's page head (i18n rule 8): one per

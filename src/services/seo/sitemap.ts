@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context.js';
 import type { SchemaService } from '../schema/index.js';
 import type { CollectionInfo } from '../schema/model.js';
 import { entryPath } from '../schema/url-pattern.js';
+import { siteUrl } from '../settings/site-url.js';
 import {
   alternatesOf,
   indexableSiblings,
@@ -12,7 +13,6 @@ import {
   routableLocales,
   type UrlRow,
 } from './eligibility.js';
-import { siteUrl } from '../settings/site-url.js';
 
 /** The sitemap protocol's limit of URLs per file. */
 export const URLS_PER_SITEMAP = 50_000;

@@ -1,8 +1,8 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import type { Kdb } from '../../db/connect.js';
 import { inTransaction, type ServiceContext } from '../context.js';
-import { siteUrl } from './site-url.js';
 import { checkMediaReferences, MEDIA_SETTINGS, settingsSelecting } from './media-refs.js';
+import { siteUrl } from './site-url.js';
 import { settingsStore } from './store.js';
 import { SETTING_KEYS, type SettingsUpdate, settingValues } from './values.js';
 
