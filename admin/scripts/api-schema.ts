@@ -33,3 +33,31 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
 export async function apiSchemaSource(doc: Record<string, unknown>): Promise<string> {
   return HEADER + astToString(await openapiTS(doc as never));
 }
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * The text of generated/operation-routes.gen.ts: the method and path of each operationId of the
+ * document, so the command line's remote target calls an operation of the catalogue by its id.
+ */
+export function operationRoutesSource(doc: Record<string, unknown>): string {
+  const rows: string[] = [];
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, { operationId?: string }>>;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const id = item[method]?.operationId;
+      if (id) rows.push(`  ${id}: { method: '${method}', path: '${path}' },`);
+    }
+  }
+  rows.sort();
+  return `/**
+ * Generated from the service's OpenAPI document by npm run gen:api: the method
+ * and path of each operationId. Do not make direct changes to the file.
+ */
+export const OPERATION_ROUTES = {
+${rows.join('\n')}
+} as const;
+
+export type OperationId = keyof typeof OPERATION_ROUTES;
+`;
+}

@@ -4,6 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { ErrorEnvelope, envelope } from '../schemas/common.js';
 import { HOLD_ANSWERS, holdsMet, type OpenDuring } from '../services/holds.js';
 import type { Services } from '../services/index.js';
+import { type AnyOperation, invoke, type Passed } from '../services/operation.js';
 import type { AppEnv } from './env.js';
 import { declareOpen } from './middleware/holds.js';
 
@@ -228,4 +229,45 @@ export function op<
     if (out instanceof Reply) return c.json({ success: true, data: out.data }, out.status);
     return c.json({ success: true, data: out }, status);
   }) as never);
+}
+
+/** What the REST door has done by the operation's own rules before its handler runs. */
+const REST_PASSED: Passed = {
+  // http/middleware/holds.ts, from the `openDuring` this route declares (before the body is read).
+  holds: true,
+  // http/middleware/body.ts: the URL and the JSON body.
+  storable: true,
+  // The router's validators are the operation's own schemas.
+  parsed: true,
+};
+
+/** A REST route of a catalogue operation: the operation, its method and path, and how the document presents it. */
+export type RouteSpec = Omit<
+  OpSpec<undefined, undefined, undefined, z.ZodType>,
+  'operationId' | 'params' | 'query' | 'body' | 'response' | 'openDuring'
+> & { operation: AnyOperation };
+
+/**
+ * Serve one operation of the catalogue (services/<domain>/operations.ts) over REST: its schemas
+ * validate the request and build the document, and the handler is `invoke`.
+ */
+export function route(app: Api, spec: RouteSpec): void {
+  const { operation, ...rest } = spec;
+  if ((spec.method !== 'get') !== operation.writes) {
+    throw new Error(`${operation.id}: ${spec.method.toUpperCase()} must say whether the operation writes`);
+  }
+  op(
+    app,
+    {
+      ...rest,
+      operationId: operation.id,
+      params: operation.params,
+      query: operation.query,
+      body: operation.body,
+      response: operation.output,
+      openDuring: operation.openDuring,
+    },
+    ({ params, query, body, actor, services }) =>
+      invoke(operation, { services, actor, door: 'rest' }, { params, query, body }, { passed: REST_PASSED }),
+  );
 }

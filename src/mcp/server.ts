@@ -6,14 +6,12 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Actor } from '../auth/actor.js';
-import { requireScope } from '../auth/actor.js';
 import { CmsError, knownFailure } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { assertStorable } from '../core/text.js';
 import { RELEASE_VERSION } from '../core/version.js';
 import { currentQueryScope, inQueryScope, roundMs } from '../db/query-scope.js';
-import { checkHolds } from '../services/holds.js';
 import type { Services } from '../services/index.js';
+import { invoke } from '../services/operation.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
 
@@ -54,21 +52,10 @@ export function createMcpServer(services: Services, actor: Actor, log: Logger, t
     const def = byName.get(request.params.name);
     if (!def) return errorResult(new CmsError('NOT_FOUND', `Unknown tool "${request.params.name}"`));
     try {
-      if (def.scope !== null) requireScope(actor, def.scope);
-      // Writing tools wait while an import holds the site or media usage activation runs (spec 2, rule 8).
-      if (def.annotations.readOnlyHint !== true) await checkHolds(services, def.openDuring);
-      assertStorable(request.params.arguments ?? {}, 'tool arguments');
-      const parsed = def.input.safeParse(request.params.arguments ?? {});
-      if (!parsed.success) {
-        throw new CmsError('VALIDATION_ERROR', 'Invalid tool arguments', {
-          issues: parsed.error.issues.map((i) => ({
-            path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
-            code: i.code,
-            message: i.message,
-          })),
-        });
-      }
-      const result = await def.run({ services, actor }, parsed.data);
+      // Scope, holds (spec 2, rule 8), storable text and the arguments: the operation's gates.
+      const result = await invoke(def.operation, { services, actor, door: 'mcp' }, request.params.arguments ?? {}, {
+        shape: def.shape,
+      });
       const text = JSON.stringify(result ?? null);
       return {
         content: [{ type: 'text', text }],

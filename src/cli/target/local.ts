@@ -18,7 +18,6 @@ import {
   UpdateContentBody,
 } from '../../schemas/content.js';
 import { listOptions } from '../../schemas/content-list.js';
-import { MenuCreateBody, MenuItemCreateBody, MenuParams } from '../../schemas/menus.js';
 import {
   CreateBlockTypeBody,
   CreateCollectionBody,
@@ -49,6 +48,8 @@ import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';
 import type { Io } from '../io.js';
+import { invokedBy } from './local-operations.js';
+import { STRUCTURE_OPERATIONS } from './operations.js';
 import type { Target } from './types.js';
 
 /**
@@ -142,6 +143,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     throw err;
   }
   const { services } = cms;
+  const call = { services, actor, door: 'cli' as const };
   const who = actor.email ? `as ${actor.email} (${roleName(actor.role)})` : 'as the system';
   /** A write: refused (503) during every hold but those it stays open during, as through REST and MCP. */
   const gated = <T>(fn: () => Promise<T>, openDuring?: OpenDuring) =>
@@ -305,17 +307,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           const body = check(SetEntryTermsBody, { terms }, 'body');
           return services.taxonomies.entryTerms.set(actor, collection, id, taxonomy, body.terms);
         }),
-      menu: (name, locale) =>
-        answer(async () => {
-          check(MenuParams, { name }, 'path');
-          return services.menus.get(actor, name, locale);
-        }),
-      createMenu: (body) => gated(() => services.menus.create(actor, check(MenuCreateBody, body, 'body'))),
-      createMenuItem: (name, locale, body) =>
-        gated(async () => {
-          check(MenuParams, { name }, 'path');
-          return services.menus.items.createItem(actor, name, locale, check(MenuItemCreateBody, body, 'body'));
-        }),
+      ...invokedBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, call, answer),
     },
     transfer: {
       capabilities: () => answer(() => services.transfer.capabilities(actor)),

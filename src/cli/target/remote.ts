@@ -4,6 +4,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from '../../../generated/api-schema.gen.js';
 import { ApiError, CliError } from '../errors.js';
 import { bearerFetch, remoteFetch, type TokenSource } from '../remote.js';
+import { calledBy, STRUCTURE_OPERATIONS } from './operations.js';
 import type { GuardQuery, LifecycleOp, Target, TokenRecord } from './types.js';
 
 /**
@@ -237,10 +238,7 @@ export function openRemoteTarget(source: TokenSource): Target {
             body: { terms },
           }),
         ),
-      menu: (name, locale) => unwrap(api.GET('/menus/{name}', { params: { path: { name }, query: { locale } } })),
-      createMenu: (body) => unwrap(api.POST('/menus', { body })),
-      createMenuItem: (name, locale, body) =>
-        unwrap(api.POST('/menus/{name}/items', { params: { path: { name }, query: { locale } }, body })),
+      ...calledBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, api, unwrap),
     },
     transfer: {
       capabilities: () => unwrap(api.GET('/admin/transfer/capabilities')),
