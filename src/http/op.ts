@@ -245,14 +245,22 @@ const REST_PASSED: Passed = {
 export type RouteSpec = Omit<
   OpSpec<undefined, undefined, undefined, z.ZodType>,
   'operationId' | 'params' | 'query' | 'body' | 'response' | 'openDuring'
-> & { operation: AnyOperation };
+> & {
+  operation: AnyOperation;
+  /** Transport detail: parts the request carries outside the operation's schemas (a header), added before `invoke`. */
+  request?(c: Context<AppEnv>, parts: RouteParts): RouteParts;
+  /** Transport detail: the answer's status or headers (a deduplicated upload answers 200). */
+  reply?(data: unknown, c: Context<AppEnv>): unknown;
+};
+
+type RouteParts = { params: unknown; query: unknown; body: unknown };
 
 /**
  * Serve one operation of the catalogue (services/<domain>/operations.ts) over REST: its schemas
  * validate the request and build the document, and the handler is `invoke`.
  */
 export function route(app: Api, spec: RouteSpec): void {
-  const { operation, ...rest } = spec;
+  const { operation, request, reply, ...rest } = spec;
   if ((spec.method !== 'get') !== operation.writes) {
     throw new Error(`${operation.id}: ${spec.method.toUpperCase()} must say whether the operation writes`);
   }
@@ -267,7 +275,11 @@ export function route(app: Api, spec: RouteSpec): void {
       response: operation.output,
       openDuring: operation.openDuring,
     },
-    ({ params, query, body, actor, services }) =>
-      invoke(operation, { services, actor, door: 'rest' }, { params, query, body }, { passed: REST_PASSED }),
+    async ({ params, query, body, actor, services, c }) => {
+      const given = { params, query, body };
+      const call = { services, actor, door: 'rest' as const, header: (name: string) => c.req.header(name) };
+      const out = await invoke(operation, call, request ? request(c, given) : given, { passed: REST_PASSED });
+      return (reply ? reply(out, c) : out) as never;
+    },
   );
 }

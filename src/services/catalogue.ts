@@ -1,17 +1,57 @@
+import * as auth from './auth/operations.js';
+import * as check from './check/operations.js';
+import * as comments from './comments/operations.js';
+import * as bylines from './content/byline-operations.js';
+import * as content from './content/operations.js';
+import * as importing from './import/operations.js';
+import * as media from './media/operations.js';
+import * as mediaUsage from './media-usage/operations.js';
 import * as menus from './menus/operations.js';
 import type { AnyOperation } from './operation.js';
+import * as redirects from './redirects/operations.js';
+import * as schema from './schema/operations.js';
+import * as search from './search/operations.js';
+import * as sections from './sections/operations.js';
+import * as seo from './seo/operations.js';
+import * as settings from './settings/operations.js';
+import * as taxonomies from './taxonomies/operations.js';
+import * as transfer from './transfer/operations.js';
+import * as users from './users/operations.js';
+import * as widgets from './widgets/operations.js';
 
 /**
  * Every operation of the catalogue by its id (services/<domain>/operations.ts):
  * what the command line's local target resolves an operation id with. Two
  * operations with one id stop start-up here.
  */
-const DOMAINS: ReadonlyArray<Record<string, AnyOperation>> = [menus];
+const DOMAINS: ReadonlyArray<Record<string, AnyOperation | undefined>> = [
+  taxonomies,
+  settings,
+  sections,
+  widgets,
+  seo,
+  redirects,
+  schema,
+  bylines,
+  search,
+  check,
+  content,
+  media,
+  mediaUsage,
+  comments,
+  users,
+  transfer,
+  importing,
+  auth,
+  menus,
+];
 
 function index(): ReadonlyMap<string, AnyOperation> {
   const byId = new Map<string, AnyOperation>();
   for (const domain of DOMAINS) {
     for (const op of Object.values(domain)) {
+      // A domain module exports its operations (and may export other things: module loaders add keys of their own).
+      if (typeof op !== 'object' || op === null || typeof op.run !== 'function') continue;
       if (byId.has(op.id)) throw new Error(`Two operations are named ${op.id}`);
       byId.set(op.id, op);
     }

@@ -45,6 +45,8 @@ export interface OperationCall {
   services: Services;
   actor: Actor;
   door: Door;
+  /** The HTTP request's headers, on REST (a comment's client details); absent on MCP and the CLI. */
+  header?(name: string): string | undefined;
 }
 
 export interface Operation<

@@ -48,8 +48,13 @@ import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';
 import type { Io } from '../io.js';
+import { CONTENT_OPERATIONS } from './bindings/content.js';
+import { SCHEMA_OPERATIONS } from './bindings/schema.js';
+import { SITE_OPERATIONS } from './bindings/site.js';
+import { STRUCTURE_OPERATIONS } from './bindings/structure.js';
+import { TRANSFER_EXPORT_OPERATIONS, TRANSFER_IMPORT_OPERATIONS, TRANSFER_OPERATIONS } from './bindings/transfer.js';
+import { USERS_OPERATIONS } from './bindings/users.js';
 import { invokedBy } from './local-operations.js';
-import { STRUCTURE_OPERATIONS } from './operations.js';
 import type { Target } from './types.js';
 
 /**
@@ -165,6 +170,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       await cms.close();
     },
     content: {
+      ...invokedBy<typeof CONTENT_OPERATIONS, Target['content']>(CONTENT_OPERATIONS, call, answer),
       list: (collection, p) =>
         answer(async () => {
           path(collection);
@@ -227,6 +233,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
         }),
     },
     schema: {
+      ...invokedBy<typeof SCHEMA_OPERATIONS, Target['schema']>(SCHEMA_OPERATIONS, call, answer),
       listCollections: () => answer(() => services.schema.collections.list(actor)),
       getCollection: (slug) => answer(() => services.schema.collections.get(actor, slug)),
       createCollection: (body) =>
@@ -263,6 +270,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
         gated(() => services.schema.blockTypes.activateVersion(actor, slug, version)),
     },
     users: {
+      ...invokedBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, call, answer),
       list: (p) => answer(() => services.users.admin.list(actor, check(ListUsersQuerySchema, p, 'query'))),
       get: (id) => answer(() => services.users.admin.get(actor, id)),
       update: (id, body) => gated(() => services.users.admin.update(actor, id, check(UpdateUserBody, body, 'body'))),
@@ -278,6 +286,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       scopes: () => answer(async () => services.auth.tokens.scopes(actor)),
     },
     structure: {
+      ...invokedBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, call, answer),
       settings: () => answer(() => services.settings.get(actor)),
       updateSettings: (body) => gated(() => services.settings.update(actor, check(SettingsUpdateBody, body, 'body'))),
       taxonomy: (name, locale) =>
@@ -307,11 +316,16 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           const body = check(SetEntryTermsBody, { terms }, 'body');
           return services.taxonomies.entryTerms.set(actor, collection, id, taxonomy, body.terms);
         }),
-      ...invokedBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, call, answer),
     },
     transfer: {
+      ...invokedBy<typeof TRANSFER_OPERATIONS, Target['transfer']>(TRANSFER_OPERATIONS, call, answer),
       capabilities: () => answer(() => services.transfer.capabilities(actor)),
       exports: {
+        ...invokedBy<typeof TRANSFER_EXPORT_OPERATIONS, Target['transfer']['exports']>(
+          TRANSFER_EXPORT_OPERATIONS,
+          call,
+          answer,
+        ),
         start: (body) =>
           gated(
             () =>
@@ -338,6 +352,11 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           }),
       },
       imports: {
+        ...invokedBy<typeof TRANSFER_IMPORT_OPERATIONS, Target['transfer']['imports']>(
+          TRANSFER_IMPORT_OPERATIONS,
+          call,
+          answer,
+        ),
         create: () => gated(() => imports.create(actor), DRIVES_SITE_IMPORT),
         list: (p) =>
           answer(async () => {
@@ -373,6 +392,7 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       },
     },
     site: {
+      ...invokedBy<typeof SITE_OPERATIONS, Target['site']>(SITE_OPERATIONS, call, answer),
       check: (checks) => answer(() => services.check.run(actor, { checks })),
       repair: (checks) => gated(() => services.check.run(actor, { checks, repair: true })),
     },

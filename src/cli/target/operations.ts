@@ -1,13 +1,13 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../../../generated/api-schema.gen.js';
 import { OPERATION_ROUTES, type OperationId } from '../../../generated/operation-routes.gen.js';
-import type { Target } from './types.js';
 
 /**
  * The command line's methods that are one operation of the catalogue
  * (services/<domain>/operations.ts), each with how its arguments become the
  * operation's parts. Both targets are built from this one table: the local
- * target invokes the operation on the database (local-operations.ts), the
+ * target invokes the operation on the database (local-operations.ts; the
+ * tables by group are in bindings/), the
  * remote target calls the same operation id through the generated client, so
  * the two cannot disagree on what a method does. The table names operations
  * by id only: a remote command loads no server code.
@@ -19,22 +19,13 @@ export interface Binding<A extends unknown[]> {
   parts(...args: A): Parts;
 }
 
-type Bindings<T> = { [K in keyof T]?: T[K] extends (...args: infer A) => unknown ? Binding<A> : never };
+/** A binding table of a target's methods group: each method it binds, with that method's arguments. */
+export type Bindings<T> = { [K in keyof T]?: T[K] extends (...args: infer A) => unknown ? Binding<A> : never };
 
-const bind = <A extends unknown[]>(operation: OperationId, parts: (...args: A) => Parts): Binding<A> => ({
+export const bind = <A extends unknown[]>(operation: OperationId, parts: (...args: A) => Parts): Binding<A> => ({
   operation,
   parts,
 });
-
-export const STRUCTURE_OPERATIONS = {
-  menu: bind('getMenu', (name: string, locale?: string) => ({ params: { name }, query: { locale } })),
-  createMenu: bind('createMenu', (body: object) => ({ body })),
-  createMenuItem: bind('createMenuItem', (name: string, locale: string | undefined, body: object) => ({
-    params: { name },
-    query: { locale },
-    body,
-  })),
-} satisfies Bindings<Target['structure']>;
 
 /** The methods a binding table gives a target, typed as the target declares them. */
 export type Bound<B, T> = { [K in keyof B & keyof T]: T[K] };

@@ -4,7 +4,13 @@ import createClient from 'openapi-fetch';
 import type { paths } from '../../../generated/api-schema.gen.js';
 import { ApiError, CliError } from '../errors.js';
 import { bearerFetch, remoteFetch, type TokenSource } from '../remote.js';
-import { calledBy, STRUCTURE_OPERATIONS } from './operations.js';
+import { CONTENT_OPERATIONS } from './bindings/content.js';
+import { SCHEMA_OPERATIONS } from './bindings/schema.js';
+import { SITE_OPERATIONS } from './bindings/site.js';
+import { STRUCTURE_OPERATIONS } from './bindings/structure.js';
+import { TRANSFER_EXPORT_OPERATIONS, TRANSFER_IMPORT_OPERATIONS, TRANSFER_OPERATIONS } from './bindings/transfer.js';
+import { USERS_OPERATIONS } from './bindings/users.js';
+import { calledBy } from './operations.js';
 import type { GuardQuery, LifecycleOp, Target, TokenRecord } from './types.js';
 
 /**
@@ -109,6 +115,7 @@ export function openRemoteTarget(source: TokenSource): Target {
     label: `${source.url} (${source.via})`,
     async close() {},
     content: {
+      ...calledBy<typeof CONTENT_OPERATIONS, Target['content']>(CONTENT_OPERATIONS, api, unwrap),
       list: (collection, { trash, ...query }) =>
         trash
           ? unwrap(api.GET('/content/{collection}/trash', { params: { path: { collection }, query } }))
@@ -151,6 +158,7 @@ export function openRemoteTarget(source: TokenSource): Target {
         ),
     },
     schema: {
+      ...calledBy<typeof SCHEMA_OPERATIONS, Target['schema']>(SCHEMA_OPERATIONS, api, unwrap),
       listCollections: async () => (await unwrap(api.GET('/schema/collections'))).items,
       getCollection: (slug) => unwrap(api.GET('/schema/collections/{slug}', { params: { path: { slug } } })),
       createCollection: (body) => unwrap(api.POST('/schema/collections', { body })),
@@ -189,6 +197,7 @@ export function openRemoteTarget(source: TokenSource): Target {
         ),
     },
     users: {
+      ...calledBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, api, unwrap),
       list: (query) => unwrap(api.GET('/admin/users', { params: { query } })),
       get: (id) => unwrap(api.GET('/admin/users/{id}', { params: { path: { id } } })),
       update: (id, body) => unwrap(api.PUT('/admin/users/{id}', { params: { path: { id } }, body })),
@@ -219,6 +228,7 @@ export function openRemoteTarget(source: TokenSource): Target {
         (await hidden<{ items: Array<{ scope: string; allowed: boolean }> }>('GET', '/auth/scopes')).items,
     },
     structure: {
+      ...calledBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, api, unwrap),
       settings: () => unwrap(api.GET('/settings')),
       updateSettings: (body) => unwrap(api.PUT('/settings', { body })),
       taxonomy: (name, locale) =>
@@ -238,11 +248,16 @@ export function openRemoteTarget(source: TokenSource): Target {
             body: { terms },
           }),
         ),
-      ...calledBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, api, unwrap),
     },
     transfer: {
+      ...calledBy<typeof TRANSFER_OPERATIONS, Target['transfer']>(TRANSFER_OPERATIONS, api, unwrap),
       capabilities: () => unwrap(api.GET('/admin/transfer/capabilities')),
       exports: {
+        ...calledBy<typeof TRANSFER_EXPORT_OPERATIONS, Target['transfer']['exports']>(
+          TRANSFER_EXPORT_OPERATIONS,
+          api,
+          unwrap,
+        ),
         start: (body) => unwrap(api.POST('/admin/transfer/exports', { body })),
         list: (query) => unwrap(api.GET('/admin/transfer/exports', { params: { query } })),
         get: (id) => unwrap(api.GET('/admin/transfer/exports/{id}', { params: { path: { id } } })),
@@ -262,6 +277,11 @@ export function openRemoteTarget(source: TokenSource): Target {
         },
       },
       imports: {
+        ...calledBy<typeof TRANSFER_IMPORT_OPERATIONS, Target['transfer']['imports']>(
+          TRANSFER_IMPORT_OPERATIONS,
+          api,
+          unwrap,
+        ),
         create: () => unwrap(api.POST('/admin/transfer/imports')),
         list: (query) => unwrap(api.GET('/admin/transfer/imports', { params: { query } })),
         get: (id) => unwrap(api.GET('/admin/transfer/imports/{id}', { params: { path: { id } } })),
@@ -295,6 +315,7 @@ export function openRemoteTarget(source: TokenSource): Target {
       },
     },
     site: {
+      ...calledBy<typeof SITE_OPERATIONS, Target['site']>(SITE_OPERATIONS, api, unwrap),
       check: (checks) =>
         unwrap(api.GET('/admin/check', { params: { query: checks?.length ? { checks: checks.join(',') } : {} } })),
       repair: (checks) => unwrap(api.POST('/admin/check/repair', { body: checks?.length ? { checks } : {} })),

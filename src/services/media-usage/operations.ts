@@ -1,0 +1,2 @@
+/** The mediaUsage operations of the catalogue (services/operation.ts); declared here as the doors move onto it. */
+export {};

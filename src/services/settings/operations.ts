@@ -1,0 +1,2 @@
+/** The settings operations of the catalogue (services/operation.ts); declared here as the doors move onto it. */
+export {};
