@@ -15,7 +15,7 @@ import * as sections from './sections/operations.js';
 import * as seo from './seo/operations.js';
 import * as settings from './settings/operations.js';
 import * as taxonomies from './taxonomies/operations.js';
-import * as transfer from './transfer/operations.js';
+import * as transfer from './transfer/api-operations.js';
 import * as users from './users/operations.js';
 import * as widgets from './widgets/operations.js';
 

@@ -34,15 +34,7 @@ import {
   TermCreateBody,
   TermParams,
 } from '../../schemas/taxonomies.js';
-import {
-  AnalyzeBody,
-  CreateExportBody,
-  ExecuteBody,
-  MissingQuery,
-  TransferFileParams,
-  TransferIdParams,
-  TransferListQuery,
-} from '../../schemas/transfer.js';
+import { TransferFileParams, TransferIdParams } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
 import { loadCliConfig } from '../config.js';
@@ -105,10 +97,6 @@ async function answer<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The REST door's page sizes when none is given. */
-const TRANSFER_LIST_LIMIT = 50;
-const MISSING_LIST_LIMIT = 100;
-
 /** A stream whose failures (a package file storage lost meanwhile) come out as ApiError too. */
 function answered(body: Readable): Readable {
   const out = new PassThrough();
@@ -156,8 +144,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
       await checkHolds(services, openDuring);
       return fn();
     });
-  const imports = services.transfer.imports;
-  const importId = (id: string) => check(TransferIdParams, { id }, 'path').id;
   const path = (collection: string, id?: string) =>
     id === undefined
       ? check(CollectionPathParams, { collection }, 'path')
@@ -319,32 +305,12 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     },
     transfer: {
       ...invokedBy<typeof TRANSFER_OPERATIONS, Target['transfer']>(TRANSFER_OPERATIONS, call, answer),
-      capabilities: () => answer(() => services.transfer.capabilities(actor)),
       exports: {
         ...invokedBy<typeof TRANSFER_EXPORT_OPERATIONS, Target['transfer']['exports']>(
           TRANSFER_EXPORT_OPERATIONS,
           call,
           answer,
         ),
-        start: (body) =>
-          gated(
-            () =>
-              services.transfer.exports.start(actor, {
-                comments: check(CreateExportBody, body, 'body').comments ?? true,
-              }),
-            DRIVES_SITE_IMPORT,
-          ),
-        list: (p) =>
-          answer(async () => {
-            const q = check(TransferListQuery, p, 'query');
-            return services.transfer.exports.list(actor, { cursor: q.cursor, limit: q.limit ?? TRANSFER_LIST_LIMIT });
-          }),
-        get: (id) => answer(() => services.transfer.exports.get(actor, check(TransferIdParams, { id }, 'path').id)),
-        advance: (id) =>
-          gated(
-            () => services.transfer.exports.advance(actor, check(TransferIdParams, { id }, 'path').id),
-            DRIVES_SITE_IMPORT,
-          ),
         archive: (id) =>
           answer(async () => {
             const made = await services.transfer.exports.archive(actor, check(TransferIdParams, { id }, 'path').id);
@@ -357,38 +323,11 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
           call,
           answer,
         ),
-        create: () => gated(() => imports.create(actor), DRIVES_SITE_IMPORT),
-        list: (p) =>
-          answer(async () => {
-            const q = check(TransferListQuery, p, 'query');
-            return imports.list(actor, { cursor: q.cursor, limit: q.limit ?? TRANSFER_LIST_LIMIT });
-          }),
-        get: (id) => answer(() => imports.get(actor, importId(id))),
-        missing: (id, p) =>
-          answer(async () => {
-            const q = check(MissingQuery, p, 'query');
-            return imports.missing(actor, importId(id), { cursor: q.cursor, limit: q.limit ?? MISSING_LIST_LIMIT });
-          }),
         upload: (id, path, body, size) =>
           gated(async () => {
             const params = check(TransferFileParams, { id, path }, 'path');
-            return imports.upload(actor, params.id, params.path, body, size);
+            return services.transfer.imports.upload(actor, params.id, params.path, body, size);
           }, DRIVES_SITE_IMPORT),
-        analyze: (id, decisions) =>
-          gated(async () => {
-            const body = check(AnalyzeBody, decisions === undefined ? {} : { decisions }, 'body');
-            return imports.analyze(actor, importId(id), body.decisions);
-          }, DRIVES_SITE_IMPORT),
-        plan: (id) => answer(() => imports.plan(actor, importId(id))),
-        execute: (id, digests) =>
-          gated(
-            async () => imports.execute(actor, importId(id), check(ExecuteBody, digests, 'body')),
-            DRIVES_SITE_IMPORT,
-          ),
-        advance: (id) => gated(() => imports.advance(actor, importId(id)), DRIVES_SITE_IMPORT),
-        cancel: (id) => gated(() => imports.cancel(actor, importId(id)), DRIVES_SITE_IMPORT),
-        abandon: (id) => gated(() => imports.abandon(actor, importId(id)), DRIVES_SITE_IMPORT),
-        receipt: (id) => answer(() => imports.receipt(actor, importId(id))),
       },
     },
     site: {

@@ -251,17 +251,12 @@ export function openRemoteTarget(source: TokenSource): Target {
     },
     transfer: {
       ...calledBy<typeof TRANSFER_OPERATIONS, Target['transfer']>(TRANSFER_OPERATIONS, api, unwrap),
-      capabilities: () => unwrap(api.GET('/admin/transfer/capabilities')),
       exports: {
         ...calledBy<typeof TRANSFER_EXPORT_OPERATIONS, Target['transfer']['exports']>(
           TRANSFER_EXPORT_OPERATIONS,
           api,
           unwrap,
         ),
-        start: (body) => unwrap(api.POST('/admin/transfer/exports', { body })),
-        list: (query) => unwrap(api.GET('/admin/transfer/exports', { params: { query } })),
-        get: (id) => unwrap(api.GET('/admin/transfer/exports/{id}', { params: { path: { id } } })),
-        advance: (id) => unwrap(api.POST('/admin/transfer/exports/{id}/advance', { params: { path: { id } } })),
         archive: async (id) => {
           const { data, error, response } = await downloads.GET('/admin/transfer/exports/{id}/archive', {
             params: { path: { id } },
@@ -282,11 +277,6 @@ export function openRemoteTarget(source: TokenSource): Target {
           api,
           unwrap,
         ),
-        create: () => unwrap(api.POST('/admin/transfer/imports')),
-        list: (query) => unwrap(api.GET('/admin/transfer/imports', { params: { query } })),
-        get: (id) => unwrap(api.GET('/admin/transfer/imports/{id}', { params: { path: { id } } })),
-        missing: (id, query) =>
-          unwrap(api.GET('/admin/transfer/imports/{id}/missing', { params: { path: { id }, query } })),
         upload: (id, path, body, size) =>
           unwrap(
             uploads.PUT('/admin/transfer/imports/{id}/files/{path}', {
@@ -298,20 +288,6 @@ export function openRemoteTarget(source: TokenSource): Target {
               duplex: 'half',
             }),
           ),
-        analyze: (id, decisions) =>
-          unwrap(
-            api.POST('/admin/transfer/imports/{id}/analyze', {
-              params: { path: { id } },
-              body: decisions === undefined ? {} : { decisions },
-            }),
-          ),
-        plan: (id) => unwrap(api.GET('/admin/transfer/imports/{id}/plan', { params: { path: { id } } })),
-        execute: (id, body) =>
-          unwrap(api.POST('/admin/transfer/imports/{id}/execute', { params: { path: { id } }, body })),
-        advance: (id) => unwrap(api.POST('/admin/transfer/imports/{id}/advance', { params: { path: { id } } })),
-        cancel: (id) => unwrap(api.POST('/admin/transfer/imports/{id}/cancel', { params: { path: { id } } })),
-        abandon: (id) => unwrap(api.POST('/admin/transfer/imports/{id}/abandon', { params: { path: { id } } })),
-        receipt: (id) => unwrap(api.GET('/admin/transfer/imports/{id}/receipt', { params: { path: { id } } })),
       },
     },
     site: {

@@ -1,31 +1,31 @@
 import { Readable } from 'node:stream';
 import { z } from '@hono/zod-openapi';
-import {
-  AnalyzeBody,
-  ApprovalListSchema,
-  ApprovalSchema,
-  CapabilitiesSchema,
-  CreateExportBody,
-  ExecuteBody,
-  ExportListSchema,
-  ExportSchema,
-  ImportListSchema,
-  ImportSchema,
-  MissingQuery,
-  MissingSchema,
-  PlanSchema,
-  ReceiptSchema,
-  TransferFileParams,
-  TransferIdParams,
-  TransferListQuery,
-  UploadFileBody,
-} from '../../schemas/transfer.js';
+import { ImportSchema, TransferFileParams, TransferIdParams, UploadFileBody } from '../../schemas/transfer.js';
 import { DRIVES_SITE_IMPORT } from '../../services/holds.js';
+import {
+  abandonTransferImport,
+  advanceTransferExport,
+  advanceTransferImport,
+  analyzeTransferImport,
+  approveTransferApproval,
+  cancelTransferImport,
+  createTransferExport,
+  createTransferImport,
+  denyTransferApproval,
+  executeTransferImport,
+  getTransferCapabilities,
+  getTransferExport,
+  getTransferImport,
+  getTransferImportPlan,
+  getTransferImportReceipt,
+  listTransferApprovals,
+  listTransferExports,
+  listTransferImportMissingFiles,
+  listTransferImports,
+} from '../../services/transfer/api-operations.js';
 import { ManifestSchema } from '../../services/transfer/manifest.js';
 import { octetBody } from '../octet-body.js';
-import { type Api, op } from '../op.js';
-
-const DEFAULT_LIMIT = 50;
+import { type Api, op, route } from '../op.js';
 
 /** Package uploads stream and count their own bytes against the manifest (past the generic body limit). */
 export const TRANSFER_UPLOADS = [/^\/_cms\/api\/admin\/transfer\/imports\/[^/]+\/files\/[^/]+$/];
@@ -47,76 +47,44 @@ export function transferRoutes(api: Api): void {
   const tags = ['Site transfer'];
   const Binary = z.object({});
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/capabilities',
-      operationId: 'getTransferCapabilities',
-      summary: 'What this site can export and import: package format, limits, options',
-      tags,
-      response: CapabilitiesSchema,
-    },
-    async ({ actor, services }) => services.transfer.capabilities(actor),
-  );
+  route(api, {
+    operation: getTransferCapabilities,
+    method: 'get',
+    path: '/admin/transfer/capabilities',
+    summary: 'What this site can export and import: package format, limits, options',
+    tags,
+  });
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/exports',
-      operationId: 'listTransferExports',
-      summary: 'Exports, newest first',
-      tags,
-      query: TransferListQuery,
-      response: ExportListSchema,
-    },
-    async ({ actor, services, query }) =>
-      services.transfer.exports.list(actor, { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT }),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/exports',
-      operationId: 'createTransferExport',
-      summary: 'Start an export of the whole site; advance it until nextRequestInMs is null',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      body: CreateExportBody,
-      response: ExportSchema,
-      status: 201,
-    },
-    async ({ actor, services, body }) => services.transfer.exports.start(actor, { comments: body.comments ?? true }),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/exports/{id}',
-      operationId: 'getTransferExport',
-      summary: 'One export: state, progress and, once complete, its totals',
-      tags,
-      params: TransferIdParams,
-      response: ExportSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.exports.get(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/exports/{id}/advance',
-      operationId: 'advanceTransferExport',
-      errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
-      summary: 'Run one bounded step of a running export (about a second of work)',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      response: ExportSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.exports.advance(actor, params.id),
-  );
+  route(api, {
+    operation: listTransferExports,
+    method: 'get',
+    path: '/admin/transfer/exports',
+    summary: 'Exports, newest first',
+    tags,
+  });
+  route(api, {
+    operation: createTransferExport,
+    method: 'post',
+    path: '/admin/transfer/exports',
+    summary: 'Start an export of the whole site; advance it until nextRequestInMs is null',
+    tags,
+    status: 201,
+  });
+  route(api, {
+    operation: getTransferExport,
+    method: 'get',
+    path: '/admin/transfer/exports/{id}',
+    summary: 'One export: state, progress and, once complete, its totals',
+    tags,
+  });
+  route(api, {
+    operation: advanceTransferExport,
+    method: 'post',
+    path: '/admin/transfer/exports/{id}/advance',
+    errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
+    summary: 'Run one bounded step of a running export (about a second of work)',
+    tags,
+  });
   op(
     api,
     {
@@ -196,62 +164,35 @@ export function transferRoutes(api: Api): void {
     },
   );
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/imports',
-      operationId: 'listTransferImports',
-      summary: 'Imports, newest first',
-      tags,
-      query: TransferListQuery,
-      response: ImportListSchema,
-    },
-    async ({ actor, services, query }) =>
-      services.transfer.imports.list(actor, { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT }),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/imports',
-      operationId: 'createTransferImport',
-      summary: 'Create an import; upload manifest.json, then every file it lists',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      response: ImportSchema,
-      status: 201,
-    },
-    async ({ actor, services }) => services.transfer.imports.create(actor),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/imports/{id}',
-      operationId: 'getTransferImport',
-      summary: 'One import: state, stage, progress, uploaded files and the plan’s headline',
-      tags,
-      params: TransferIdParams,
-      response: ImportSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.imports.get(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/imports/{id}/missing',
-      operationId: 'listTransferImportMissingFiles',
-      summary: 'Files the manifest lists that are not uploaded yet (manifest.json until it is)',
-      tags,
-      params: TransferIdParams,
-      query: MissingQuery,
-      response: MissingSchema,
-    },
-    async ({ actor, services, params, query }) =>
-      services.transfer.imports.missing(actor, params.id, { cursor: query.cursor, limit: query.limit ?? 100 }),
-  );
+  route(api, {
+    operation: listTransferImports,
+    method: 'get',
+    path: '/admin/transfer/imports',
+    summary: 'Imports, newest first',
+    tags,
+  });
+  route(api, {
+    operation: createTransferImport,
+    method: 'post',
+    path: '/admin/transfer/imports',
+    summary: 'Create an import; upload manifest.json, then every file it lists',
+    tags,
+    status: 201,
+  });
+  route(api, {
+    operation: getTransferImport,
+    method: 'get',
+    path: '/admin/transfer/imports/{id}',
+    summary: 'One import: state, stage, progress, uploaded files and the plan’s headline',
+    tags,
+  });
+  route(api, {
+    operation: listTransferImportMissingFiles,
+    method: 'get',
+    path: '/admin/transfer/imports/{id}/missing',
+    summary: 'Files the manifest lists that are not uploaded yet (manifest.json until it is)',
+    tags,
+  });
   op(
     api,
     {
@@ -276,154 +217,84 @@ export function transferRoutes(api: Api): void {
       return services.transfer.imports.upload(actor, params.id, params.path, body, length);
     },
   );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/imports/{id}/analyze',
-      operationId: 'analyzeTransferImport',
-      summary:
-        'Run one bounded analysis step (repeat until nextRequestInMs is null), or send new decisions for a planned import',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      body: AnalyzeBody,
-      response: ImportSchema,
-    },
-    async ({ actor, services, params, body }) => services.transfer.imports.analyze(actor, params.id, body.decisions),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/imports/{id}/plan',
-      operationId: 'getTransferImportPlan',
-      summary: 'The plan: counts, sizes, principals, decisions, transformations, warnings and blockers',
-      tags,
-      params: TransferIdParams,
-      response: PlanSchema,
-      conflict: 'The import has no plan yet (INVALID_STATE)',
-    },
-    async ({ actor, services, params }) => services.transfer.imports.plan(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/imports/{id}/execute',
-      operationId: 'executeTransferImport',
-      errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
-      summary: 'Start a planned import (both digests of the latest plan); other writes wait until it is done',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      body: ExecuteBody,
-      response: ImportSchema,
-    },
-    async ({ actor, services, params, body }) => services.transfer.imports.execute(actor, params.id, body),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/imports/{id}/advance',
-      operationId: 'advanceTransferImport',
-      errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
-      summary: 'Run one bounded step of an executing import (repeat until nextRequestInMs is null)',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      response: ImportSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.imports.advance(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/imports/{id}/cancel',
-      operationId: 'cancelTransferImport',
-      summary: 'Cancel an import; one that began writing keeps its hold on the site until it is abandoned',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      response: ImportSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.imports.cancel(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/imports/{id}/abandon',
-      operationId: 'abandonTransferImport',
-      errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
-      summary: 'Abandon a failed or cancelled import: undo what it wrote and lift its hold on the site',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      response: ImportSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.imports.abandon(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/imports/{id}/receipt',
-      operationId: 'getTransferImportReceipt',
-      summary: 'The receipt of a complete import: what was written, mapped and left out, with its digest',
-      tags,
-      params: TransferIdParams,
-      response: ReceiptSchema,
-      conflict: 'The import is not complete (INVALID_STATE)',
-    },
-    async ({ actor, services, params }) => services.transfer.imports.receipt(actor, params.id),
-  );
+  route(api, {
+    operation: analyzeTransferImport,
+    method: 'post',
+    path: '/admin/transfer/imports/{id}/analyze',
+    summary:
+      'Run one bounded analysis step (repeat until nextRequestInMs is null), or send new decisions for a planned import',
+    tags,
+  });
+  route(api, {
+    operation: getTransferImportPlan,
+    method: 'get',
+    path: '/admin/transfer/imports/{id}/plan',
+    summary: 'The plan: counts, sizes, principals, decisions, transformations, warnings and blockers',
+    tags,
+    conflict: 'The import has no plan yet (INVALID_STATE)',
+  });
+  route(api, {
+    operation: executeTransferImport,
+    method: 'post',
+    path: '/admin/transfer/imports/{id}/execute',
+    errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
+    summary: 'Start a planned import (both digests of the latest plan); other writes wait until it is done',
+    tags,
+  });
+  route(api, {
+    operation: advanceTransferImport,
+    method: 'post',
+    path: '/admin/transfer/imports/{id}/advance',
+    errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
+    summary: 'Run one bounded step of an executing import (repeat until nextRequestInMs is null)',
+    tags,
+  });
+  route(api, {
+    operation: cancelTransferImport,
+    method: 'post',
+    path: '/admin/transfer/imports/{id}/cancel',
+    summary: 'Cancel an import; one that began writing keeps its hold on the site until it is abandoned',
+    tags,
+  });
+  route(api, {
+    operation: abandonTransferImport,
+    method: 'post',
+    path: '/admin/transfer/imports/{id}/abandon',
+    errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
+    summary: 'Abandon a failed or cancelled import: undo what it wrote and lift its hold on the site',
+    tags,
+  });
+  route(api, {
+    operation: getTransferImportReceipt,
+    method: 'get',
+    path: '/admin/transfer/imports/{id}/receipt',
+    summary: 'The receipt of a complete import: what was written, mapped and left out, with its digest',
+    tags,
+    conflict: 'The import is not complete (INVALID_STATE)',
+  });
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/transfer/approvals',
-      operationId: 'listTransferApprovals',
-      errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
-      summary: 'Requests of MCP clients to export or import, newest first (signed-in sessions only)',
-      tags,
-      query: TransferListQuery,
-      response: ApprovalListSchema,
-    },
-    async ({ actor, services, query }) =>
-      services.transfer.approvals.list(actor, { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT }),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/approvals/{id}/approve',
-      operationId: 'approveTransferApproval',
-      errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
-      summary: 'Approve a pending request (signed-in sessions only); it can then be used once within 15 minutes',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      response: ApprovalSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.approvals.decide(actor, params.id, 'approve'),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/transfer/approvals/{id}/deny',
-      operationId: 'denyTransferApproval',
-      errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
-      summary: 'Deny a pending request (signed-in sessions only)',
-      tags,
-      openDuring: DRIVES_SITE_IMPORT,
-      params: TransferIdParams,
-      response: ApprovalSchema,
-    },
-    async ({ actor, services, params }) => services.transfer.approvals.decide(actor, params.id, 'deny'),
-  );
+  route(api, {
+    operation: listTransferApprovals,
+    method: 'get',
+    path: '/admin/transfer/approvals',
+    errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
+    summary: 'Requests of MCP clients to export or import, newest first (signed-in sessions only)',
+    tags,
+  });
+  route(api, {
+    operation: approveTransferApproval,
+    method: 'post',
+    path: '/admin/transfer/approvals/{id}/approve',
+    errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
+    summary: 'Approve a pending request (signed-in sessions only); it can then be used once within 15 minutes',
+    tags,
+  });
+  route(api, {
+    operation: denyTransferApproval,
+    method: 'post',
+    path: '/admin/transfer/approvals/{id}/deny',
+    errors: { 403: 'Approvals are decided in a signed-in session, not with a token (FORBIDDEN)' },
+    summary: 'Deny a pending request (signed-in sessions only)',
+    tags,
+  });
 }
