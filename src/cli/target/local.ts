@@ -26,14 +26,6 @@ import {
   UpdateBlockTypeBody,
   UpdateCollectionBody,
 } from '../../schemas/schema.js';
-import { SettingsUpdateBody } from '../../schemas/settings.js';
-import {
-  SetEntryTermsBody,
-  TaxonomyCreateBody,
-  TaxonomyParams,
-  TermCreateBody,
-  TermParams,
-} from '../../schemas/taxonomies.js';
 import { TransferFileParams, TransferIdParams } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
@@ -273,35 +265,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     },
     structure: {
       ...invokedBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, call, answer),
-      settings: () => answer(() => services.settings.get(actor)),
-      updateSettings: (body) => gated(() => services.settings.update(actor, check(SettingsUpdateBody, body, 'body'))),
-      taxonomy: (name, locale) =>
-        answer(async () => {
-          check(TaxonomyParams, { name }, 'path');
-          return services.taxonomies.get(actor, name, locale);
-        }),
-      createTaxonomy: (body) => gated(() => services.taxonomies.create(actor, check(TaxonomyCreateBody, body, 'body'))),
-      term: (name, slug, locale) =>
-        answer(async () => {
-          check(TermParams, { name, slug }, 'path');
-          return services.taxonomies.terms.get(actor, name, slug, locale);
-        }),
-      createTerm: (name, body) =>
-        gated(async () => {
-          check(TaxonomyParams, { name }, 'path');
-          return services.taxonomies.terms.create(actor, name, check(TermCreateBody, body, 'body'));
-        }),
-      entryTerms: (collection, id, taxonomy) =>
-        answer(async () => {
-          path(collection, id);
-          return services.taxonomies.entryTerms.get(actor, collection, id, taxonomy);
-        }),
-      setEntryTerms: (collection, id, taxonomy, terms) =>
-        gated(async () => {
-          path(collection, id);
-          const body = check(SetEntryTermsBody, { terms }, 'body');
-          return services.taxonomies.entryTerms.set(actor, collection, id, taxonomy, body.terms);
-        }),
     },
     transfer: {
       ...invokedBy<typeof TRANSFER_OPERATIONS, Target['transfer']>(TRANSFER_OPERATIONS, call, answer),

@@ -229,25 +229,6 @@ export function openRemoteTarget(source: TokenSource): Target {
     },
     structure: {
       ...calledBy<typeof STRUCTURE_OPERATIONS, Target['structure']>(STRUCTURE_OPERATIONS, api, unwrap),
-      settings: () => unwrap(api.GET('/settings')),
-      updateSettings: (body) => unwrap(api.PUT('/settings', { body })),
-      taxonomy: (name, locale) =>
-        unwrap(api.GET('/taxonomies/{name}', { params: { path: { name }, query: { locale } } })),
-      createTaxonomy: (body) => unwrap(api.POST('/taxonomies', { body })),
-      term: (name, slug, locale) =>
-        unwrap(api.GET('/taxonomies/{name}/terms/{slug}', { params: { path: { name, slug }, query: { locale } } })),
-      createTerm: (name, body) => unwrap(api.POST('/taxonomies/{name}/terms', { params: { path: { name } }, body })),
-      entryTerms: (collection, id, taxonomy) =>
-        unwrap(
-          api.GET('/content/{collection}/{id}/terms/{taxonomy}', { params: { path: { collection, id, taxonomy } } }),
-        ),
-      setEntryTerms: (collection, id, taxonomy, terms) =>
-        unwrap(
-          api.POST('/content/{collection}/{id}/terms/{taxonomy}', {
-            params: { path: { collection, id, taxonomy } },
-            body: { terms },
-          }),
-        ),
     },
     transfer: {
       ...calledBy<typeof TRANSFER_OPERATIONS, Target['transfer']>(TRANSFER_OPERATIONS, api, unwrap),

@@ -1,32 +1,15 @@
-import { SettingsSchema, SettingsUpdateBody } from '../../schemas/settings.js';
-import { type Api, op } from '../op.js';
+import { getSettings, updateSettings } from '../../services/settings/operations.js';
+import { type Api, route } from '../op.js';
 
-/** Site settings: Editors read, Admins change. */
+/** Site settings: Editors read, Admins change (operations: services/settings/operations.ts). */
 export function settingsRoutes(api: Api): void {
   const tags = ['Settings'];
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/settings',
-      operationId: 'getSettings',
-      summary: 'Get the site settings',
-      tags,
-      response: SettingsSchema,
-    },
-    async ({ actor, services }) => services.settings.get(actor),
-  );
-  op(
-    api,
-    {
-      method: 'put',
-      path: '/settings',
-      operationId: 'updateSettings',
-      summary: 'Change site settings (only the ones sent; null resets one to its default)',
-      tags,
-      body: SettingsUpdateBody,
-      response: SettingsSchema,
-    },
-    async ({ actor, services, body }) => services.settings.update(actor, body),
-  );
+  route(api, { operation: getSettings, method: 'get', path: '/settings', summary: 'Get the site settings', tags });
+  route(api, {
+    operation: updateSettings,
+    method: 'put',
+    path: '/settings',
+    summary: 'Change site settings (only the ones sent; null resets one to its default)',
+    tags,
+  });
 }

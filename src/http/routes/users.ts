@@ -1,99 +1,60 @@
-import { RecoveryLinkResult } from '../../schemas/auth.js';
-import { ListUsersQuerySchema, UpdateUserBody, UserIdParams, UserListSchema, UserSchema } from '../../schemas/users.js';
-import { SIGN_IN } from '../../services/holds.js';
-import { type Api, op } from '../op.js';
+import {
+  disableUser,
+  enableUser,
+  getUser,
+  listUsers,
+  sendRecoveryLink,
+  updateUser,
+} from '../../services/users/operations.js';
+import { type Api, route } from '../op.js';
 
-/** Routes of the spec's "Users" table (Admin role), plus the hidden recovery-link route. */
+/** Routes of the spec's "Users" table (Admin role), plus the hidden recovery-link route (operations: services/users/operations.ts). */
 export function usersRoutes(api: Api): void {
   const tags = ['Users'];
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/users',
-      operationId: 'listUsers',
-      summary: 'List users (cursor-paginated, searchable by email or name)',
-      tags,
-      query: ListUsersQuerySchema,
-      response: UserListSchema,
+  route(api, {
+    operation: listUsers,
+    method: 'get',
+    path: '/admin/users',
+    summary: 'List users (cursor-paginated, searchable by email or name)',
+    tags,
+  });
+  route(api, { operation: getUser, method: 'get', path: '/admin/users/{id}', summary: 'Get a user', tags });
+  route(api, {
+    operation: updateUser,
+    method: 'put',
+    path: '/admin/users/{id}',
+    errors: {
+      403: 'Nobody can raise their own role (FORBIDDEN)',
+      409: 'The last enabled Admin would lose the role (LAST_ADMIN)',
     },
-    async ({ actor, services, query }) => services.users.admin.list(actor, query),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/users/{id}',
-      operationId: 'getUser',
-      summary: 'Get a user',
-      tags,
-      params: UserIdParams,
-      response: UserSchema,
-    },
-    async ({ actor, services, params }) => services.users.admin.get(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'put',
-      path: '/admin/users/{id}',
-      operationId: 'updateUser',
-      errors: {
-        403: 'Nobody can raise their own role (FORBIDDEN)',
-        409: 'The last enabled Admin would lose the role (LAST_ADMIN)',
-      },
-      summary: "Change a user's name or role",
-      description:
-        'Nobody raises their own role or gives a role above their own; the last enabled Admin cannot be demoted (409 LAST_ADMIN).',
-      tags,
-      params: UserIdParams,
-      body: UpdateUserBody,
-      response: UserSchema,
-    },
-    async ({ actor, services, params, body }) => services.users.admin.update(actor, params.id, body),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/users/{id}/disable',
-      operationId: 'disableUser',
-      errors: { 409: 'The last enabled Admin cannot be disabled (LAST_ADMIN)' },
-      summary: 'Disable a user: their sessions end and their tokens stop working at once',
-      description: 'The last enabled Admin cannot be disabled (409 LAST_ADMIN).',
-      tags,
-      params: UserIdParams,
-      response: UserSchema,
-    },
-    async ({ actor, services, params }) => services.users.admin.disable(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/users/{id}/enable',
-      operationId: 'enableUser',
-      summary: 'Enable a disabled user',
-      tags,
-      params: UserIdParams,
-      response: UserSchema,
-    },
-    async ({ actor, services, params }) => services.users.admin.enable(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/users/{id}/recovery-link',
-      operationId: 'sendRecoveryLink',
-      summary: 'Send a recovery magic link (returned to copy when email is not configured)',
-      tags,
-      hidden: true,
-      openDuring: SIGN_IN,
-      params: UserIdParams,
-      response: RecoveryLinkResult,
-    },
-    async ({ actor, services, params }) => services.auth.magicLinks.recovery(actor, params.id),
-  );
+    summary: "Change a user's name or role",
+    description:
+      'Nobody raises their own role or gives a role above their own; the last enabled Admin cannot be demoted (409 LAST_ADMIN).',
+    tags,
+  });
+  route(api, {
+    operation: disableUser,
+    method: 'post',
+    path: '/admin/users/{id}/disable',
+    errors: { 409: 'The last enabled Admin cannot be disabled (LAST_ADMIN)' },
+    summary: 'Disable a user: their sessions end and their tokens stop working at once',
+    description: 'The last enabled Admin cannot be disabled (409 LAST_ADMIN).',
+    tags,
+  });
+  route(api, {
+    operation: enableUser,
+    method: 'post',
+    path: '/admin/users/{id}/enable',
+    summary: 'Enable a disabled user',
+    tags,
+  });
+  route(api, {
+    operation: sendRecoveryLink,
+    method: 'post',
+    path: '/admin/users/{id}/recovery-link',
+    summary: 'Send a recovery magic link (returned to copy when email is not configured)',
+    tags,
+    hidden: true,
+  });
 }
