@@ -18,14 +18,6 @@ import {
   UpdateContentBody,
 } from '../../schemas/content.js';
 import { listOptions } from '../../schemas/content-list.js';
-import {
-  CreateBlockTypeBody,
-  CreateCollectionBody,
-  FieldInputSchema,
-  FieldUpdateSchema,
-  UpdateBlockTypeBody,
-  UpdateCollectionBody,
-} from '../../schemas/schema.js';
 import { TransferFileParams, TransferIdParams } from '../../schemas/transfer.js';
 import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
@@ -213,11 +205,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     schema: {
       ...invokedBy<typeof SCHEMA_OPERATIONS, Target['schema']>(SCHEMA_OPERATIONS, call, answer),
       listCollections: () => answer(() => services.schema.collections.list(actor)),
-      getCollection: (slug) => answer(() => services.schema.collections.get(actor, slug)),
-      createCollection: (body) =>
-        gated(() => services.schema.collections.create(actor, check(CreateCollectionBody, body, 'body'))),
-      updateCollection: (slug, body) =>
-        gated(() => services.schema.collections.update(actor, slug, check(UpdateCollectionBody, body, 'body'))),
       deleteCollection: (slug) =>
         gated(async () => {
           await services.schema.collections.remove(actor, slug);
@@ -226,10 +213,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
         gated(async () => {
           await services.schema.collections.reorder(actor, slugs);
         }),
-      createField: (collection, body) =>
-        gated(() => services.schema.fields.create(actor, collection, check(FieldInputSchema, body, 'body'))),
-      updateField: (collection, field, body) =>
-        gated(() => services.schema.fields.update(actor, collection, field, check(FieldUpdateSchema, body, 'body'))),
       deleteField: (collection, field) =>
         gated(async () => {
           await services.schema.fields.remove(actor, collection, field);
@@ -240,12 +223,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
         }),
       listBlockTypes: () => answer(() => services.schema.blockTypes.list(actor)),
       locales: async () => (await answer(() => services.content.overview.model(actor, {}))).i18n.locales,
-      createBlockType: (body) =>
-        gated(() => services.schema.blockTypes.create(actor, check(CreateBlockTypeBody, body, 'body'))),
-      updateBlockType: (slug, body) =>
-        gated(() => services.schema.blockTypes.update(actor, slug, check(UpdateBlockTypeBody, body, 'body'))),
-      activateBlockTypeVersion: (slug, version) =>
-        gated(() => services.schema.blockTypes.activateVersion(actor, slug, version)),
     },
     users: {
       ...invokedBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, call, answer),

@@ -160,22 +160,12 @@ export function openRemoteTarget(source: TokenSource): Target {
     schema: {
       ...calledBy<typeof SCHEMA_OPERATIONS, Target['schema']>(SCHEMA_OPERATIONS, api, unwrap),
       listCollections: async () => (await unwrap(api.GET('/schema/collections'))).items,
-      getCollection: (slug) => unwrap(api.GET('/schema/collections/{slug}', { params: { path: { slug } } })),
-      createCollection: (body) => unwrap(api.POST('/schema/collections', { body })),
-      updateCollection: (slug, body) =>
-        unwrap(api.PUT('/schema/collections/{slug}', { params: { path: { slug } }, body })),
       deleteCollection: async (slug) => {
         await unwrap(api.DELETE('/schema/collections/{slug}', { params: { path: { slug } } }));
       },
       reorderCollections: async (slugs) => {
         await unwrap(api.POST('/schema/collections/reorder', { body: { slugs } }));
       },
-      createField: (slug, body) =>
-        unwrap(api.POST('/schema/collections/{slug}/fields', { params: { path: { slug } }, body })),
-      updateField: (slug, fieldSlug, body) =>
-        unwrap(
-          api.PUT('/schema/collections/{slug}/fields/{fieldSlug}', { params: { path: { slug, fieldSlug } }, body }),
-        ),
       deleteField: async (slug, fieldSlug) => {
         await unwrap(
           api.DELETE('/schema/collections/{slug}/fields/{fieldSlug}', { params: { path: { slug, fieldSlug } } }),
@@ -188,13 +178,6 @@ export function openRemoteTarget(source: TokenSource): Target {
       },
       listBlockTypes: async () => (await unwrap(api.GET('/schema/block-types'))).items,
       locales: async () => (await unwrap(api.GET('/admin/content/model', {}))).i18n.locales,
-      createBlockType: (body) => unwrap(api.POST('/schema/block-types', { body })),
-      updateBlockType: (slug, body) =>
-        unwrap(api.PUT('/schema/block-types/{slug}', { params: { path: { slug } }, body })),
-      activateBlockTypeVersion: (slug, version) =>
-        unwrap(
-          api.POST('/schema/block-types/{slug}/versions/{version}/activate', { params: { path: { slug, version } } }),
-        ),
     },
     users: {
       ...calledBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, api, unwrap),

@@ -1,151 +1,144 @@
 import { z } from 'zod';
 import {
-  BlockTypeSchema,
-  CollectionSchema,
-  CollectionSummarySchema,
   CreateBlockTypeBody,
   CreateCollectionBody,
   FieldInputSchema,
-  FieldSchema,
   FieldUpdateSchema,
   UpdateBlockTypeBody,
   UpdateCollectionBody,
 } from '../../schemas/schema.js';
-import { DESTRUCTIVE, READ, type ToolDef, tool, WRITE } from '../registry.js';
+import {
+  activateBlockTypeVersion,
+  createBlockType,
+  createCollection,
+  createField,
+  deleteCollection,
+  deleteField,
+  getBlockType,
+  getCollection,
+  listBlockTypes,
+  listCollections,
+  updateBlockType,
+  updateCollection,
+  updateField,
+} from '../../services/schema/operations.js';
+import { DESTRUCTIVE, READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });
 const BlockType = z.object({ slug: z.string().min(1).describe('Block type slug') });
 
+/** The delete tools are listed without an output schema and answer without structuredContent, as they always have. */
+const withoutOutput = (def: ToolDef): ToolDef => ({ ...def, output: undefined });
+
 export const schemaTools: ToolDef[] = [
-  tool({
+  toolOf(listCollections, {
     name: 'schema_list_collections',
     title: 'List Collections',
     description: 'List collections in admin sidebar order.',
-    scope: 'schema:read',
     annotations: READ,
     input: z.object({}),
-    output: z.object({ items: z.array(CollectionSummarySchema) }),
-    run: async ({ services, actor }) => ({ items: await services.schema.collections.list(actor) }),
+    toArgs: () => ({}),
   }),
-  tool({
+  toolOf(getCollection, {
     name: 'schema_get_collection',
     title: 'Get Collection Schema',
     description: 'A collection with all its fields.',
-    scope: 'schema:read',
     annotations: READ,
     input: Collection,
-    output: CollectionSchema,
-    run: ({ services, actor }, a) => services.schema.collections.get(actor, a.collection),
+    toArgs: (a) => ({ params: { slug: a.collection } }),
   }),
-  tool({
+  toolOf(listBlockTypes, {
     name: 'schema_list_block_types',
     title: 'List Block Types',
     description: 'Block types with their versions.',
-    scope: 'schema:read',
     annotations: READ,
     input: z.object({}),
-    output: z.object({ items: z.array(BlockTypeSchema) }),
-    run: async ({ services, actor }) => ({ items: await services.schema.blockTypes.list(actor) }),
+    toArgs: () => ({}),
   }),
-  tool({
+  toolOf(getBlockType, {
     name: 'schema_get_block_type',
     title: 'Get Block Type',
     description: 'One block type with its versions.',
-    scope: 'schema:read',
     annotations: READ,
     input: BlockType,
-    output: BlockTypeSchema,
-    run: ({ services, actor }, a) => services.schema.blockTypes.get(actor, a.slug),
+    toArgs: (a) => ({ params: a }),
   }),
-  tool({
+  toolOf(createBlockType, {
     name: 'schema_create_block_type',
     title: 'Create Block Type',
     description: 'Create a block type (version 1).',
-    scope: 'schema:write',
     annotations: WRITE,
     input: CreateBlockTypeBody,
-    output: BlockTypeSchema,
-    run: ({ services, actor }, a) => services.schema.blockTypes.create(actor, a),
+    toArgs: (a) => ({ body: a }),
   }),
-  tool({
+  toolOf(updateBlockType, {
     name: 'schema_update_block_type',
     title: 'Update Block Type',
     description: 'Update a block type; a changed field list is stored as a new version.',
-    scope: 'schema:write',
     annotations: WRITE,
     input: BlockType.extend(UpdateBlockTypeBody.shape),
-    output: BlockTypeSchema,
-    run: ({ services, actor }, { slug, ...rest }) => services.schema.blockTypes.update(actor, slug, rest),
+    toArgs: ({ slug, ...body }) => ({ params: { slug }, body }),
   }),
-  tool({
+  toolOf(activateBlockTypeVersion, {
     name: 'schema_activate_block_type_version',
     title: 'Activate Block Type Version',
     description: 'Make a stored version of a block type the active one.',
-    scope: 'schema:write',
     annotations: WRITE,
     input: BlockType.extend({ version: z.number().int().min(1) }),
-    output: BlockTypeSchema,
-    run: ({ services, actor }, a) => services.schema.blockTypes.activateVersion(actor, a.slug, a.version),
+    toArgs: (a) => ({ params: a }),
   }),
-  tool({
+  toolOf(createCollection, {
     name: 'schema_create_collection',
     title: 'Create Collection',
     description: 'Create a collection (a new database table), optionally with fields.',
-    scope: 'schema:write',
     annotations: WRITE,
     input: CreateCollectionBody,
-    output: CollectionSchema,
-    run: ({ services, actor }, a) => services.schema.collections.create(actor, a),
+    toArgs: (a) => ({ body: a }),
   }),
-  tool({
-    name: 'schema_delete_collection',
-    title: 'Delete Collection',
-    description: 'Delete a collection: its table and every entry in it are removed. Cannot be undone.',
-    scope: 'schema:write',
-    annotations: DESTRUCTIVE,
-    input: Collection,
-    run: ({ services, actor }, a) => services.schema.collections.remove(actor, a.collection),
-  }),
-  tool({
+  withoutOutput(
+    toolOf(deleteCollection, {
+      name: 'schema_delete_collection',
+      title: 'Delete Collection',
+      description: 'Delete a collection: its table and every entry in it are removed. Cannot be undone.',
+      annotations: DESTRUCTIVE,
+      input: Collection,
+      toArgs: (a) => ({ params: { slug: a.collection } }),
+    }),
+  ),
+  toolOf(updateCollection, {
     name: 'schema_update_collection',
     title: 'Update Collection',
     description: 'Update the label, supports (comments, seo …), URL pattern or order of a collection.',
-    scope: 'schema:write',
     annotations: WRITE,
     input: Collection.extend(UpdateCollectionBody.shape),
-    output: CollectionSchema,
-    run: ({ services, actor }, { collection, ...rest }) => services.schema.collections.update(actor, collection, rest),
+    toArgs: ({ collection, ...body }) => ({ params: { slug: collection }, body }),
   }),
-  tool({
+  toolOf(createField, {
     name: 'schema_create_field',
     title: 'Add Field to Collection',
     description: 'Add a field (a new column, or a relation for reference fields).',
-    scope: 'schema:write',
     annotations: WRITE,
     input: Collection.extend(FieldInputSchema.shape),
-    output: FieldSchema,
-    run: ({ services, actor }, { collection, ...field }) => services.schema.fields.create(actor, collection, field),
+    toArgs: ({ collection, ...body }) => ({ params: { slug: collection }, body }),
   }),
-  tool({
-    name: 'schema_delete_field',
-    title: 'Remove Field from Collection',
-    description: 'Delete a field and every stored value of it. Cannot be undone.',
-    scope: 'schema:write',
-    annotations: DESTRUCTIVE,
-    input: Collection.extend({ field: z.string().min(1).describe('Field slug') }),
-    run: ({ services, actor }, a) => services.schema.fields.remove(actor, a.collection, a.field),
-  }),
-  tool({
+  withoutOutput(
+    toolOf(deleteField, {
+      name: 'schema_delete_field',
+      title: 'Remove Field from Collection',
+      description: 'Delete a field and every stored value of it. Cannot be undone.',
+      annotations: DESTRUCTIVE,
+      input: Collection.extend({ field: z.string().min(1).describe('Field slug') }),
+      toArgs: (a) => ({ params: { slug: a.collection, fieldSlug: a.field } }),
+    }),
+  ),
+  toolOf(updateField, {
     name: 'schema_update_field',
     title: 'Update Field',
     description: 'Update a field (renaming it renames the column; the type cannot change).',
-    scope: 'schema:write',
     annotations: WRITE,
     input: Collection.extend({ field: z.string().min(1).describe('Slug of the field to change') }).extend(
       FieldUpdateSchema.shape,
     ),
-    output: FieldSchema,
-    run: ({ services, actor }, { collection, field, ...changes }) =>
-      services.schema.fields.update(actor, collection, field, changes),
+    toArgs: ({ collection, field, ...body }) => ({ params: { slug: collection, fieldSlug: field }, body }),
   }),
 ];
