@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SlugParam } from '../../schemas/common.js';
-import { SearchQuery, SearchQueryText, SearchResultSchema } from '../../schemas/search.js';
-import { READ, type ToolDef, tool } from '../registry.js';
+import { SearchQuery, SearchQueryText } from '../../schemas/search.js';
+import { search } from '../../services/search/operations.js';
+import { READ, type ToolDef, toolOf } from '../registry.js';
 
 const SearchInput = z.object({
   query: SearchQueryText.describe(
@@ -18,23 +19,17 @@ const SearchInput = z.object({
 });
 
 export const searchTools: ToolDef[] = [
-  tool({
+  toolOf(search, {
     name: 'search',
     title: 'Search Content',
     description:
       'Full-text search across collections with search enabled: ranked entries with an HTML snippet (matches in <mark>). ' +
       'Tokens without draft access find published entries only. Use content_get with the returned collection and id for the whole entry.',
-    scope: 'content:read',
     annotations: READ,
     input: SearchInput,
-    output: SearchResultSchema,
-    run: ({ services, actor }, a) =>
-      services.search.search(actor, {
-        q: a.query,
-        collections: a.collections,
-        locale: a.locale,
-        limit: a.limit,
-        cursor: a.cursor,
-      }),
+    // The REST query names the collections comma-separated.
+    toArgs: (a) => ({
+      query: { q: a.query, collection: a.collections?.join(','), locale: a.locale, limit: a.limit, cursor: a.cursor },
+    }),
   }),
 ];
