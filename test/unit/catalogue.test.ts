@@ -18,7 +18,7 @@ import { type AnyOperation, type Door, invoke } from '../../src/services/operati
 const HOLD_CODES = {
   siteImport: 'TRANSFER_IMPORT_IN_PROGRESS',
   mediaUsageActivation: 'MEDIA_USAGE_ACTIVATION_IN_PROGRESS',
-};
+} as const;
 
 function holding(on: keyof typeof HOLD_CODES | null) {
   const asked: string[] = [];
