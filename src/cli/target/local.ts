@@ -272,8 +272,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     },
     site: {
       ...invokedBy<typeof SITE_OPERATIONS, Target['site']>(SITE_OPERATIONS, call, answer),
-      check: (checks) => answer(() => services.check.run(actor, { checks })),
-      repair: (checks) => gated(() => services.check.run(actor, { checks, repair: true })),
     },
   };
 }

@@ -256,9 +256,6 @@ export function openRemoteTarget(source: TokenSource): Target {
     },
     site: {
       ...calledBy<typeof SITE_OPERATIONS, Target['site']>(SITE_OPERATIONS, api, unwrap),
-      check: (checks) =>
-        unwrap(api.GET('/admin/check', { params: { query: checks?.length ? { checks: checks.join(',') } : {} } })),
-      repair: (checks) => unwrap(api.POST('/admin/check/repair', { body: checks?.length ? { checks } : {} })),
     },
   };
 }

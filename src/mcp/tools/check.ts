@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CheckReportSchema } from '../../schemas/check.js';
 import { CHECK_IDS } from '../../services/check/model.js';
-import { READ, type ToolDef, tool, WRITE } from '../registry.js';
+import { checkSite, repairSite } from '../../services/check/operations.js';
+import { READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Input = z.object({
   checks: z
@@ -13,30 +13,26 @@ const Input = z.object({
 
 /**
  * The consistency checker for operators' agents: `check_site` reads only; `repair_site` writes
- * derived state, so the site's write gates refuse it like any other writing tool (its name does
- * not start with `site_`, the prefix the site import leaves open).
+ * derived state, so the holds refuse it like any other write (it stays open during none).
  */
 export const checkTools: ToolDef[] = [
-  tool({
+  toolOf(checkSite, {
     name: 'check_site',
     title: 'Check Site Consistency',
     description:
       'Verify derived and referential state (revision pointers, orphaned rows, term counts, search index, media usage, stored files) and report what is wrong per check. Reads only.',
-    scope: 'admin',
     annotations: READ,
     input: Input,
-    output: CheckReportSchema,
-    run: ({ services, actor }, a) => services.check.run(actor, { checks: a.checks }),
+    // The REST query names the checks comma-separated; no checks (or none listed) means all of them.
+    toArgs: (a) => ({ query: { checks: a.checks?.join(',') } }),
   }),
-  tool({
+  toolOf(repairSite, {
     name: 'repair_site',
     title: 'Repair Site Consistency',
     description:
       'Run the checks and repair what can be derived from the content: rebuild counts, indexes and usage, remove orphaned rows and old unowned files. Never changes content; what cannot be derived stays reported.',
-    scope: 'admin',
     annotations: { ...WRITE, idempotentHint: true },
     input: Input,
-    output: CheckReportSchema,
-    run: ({ services, actor }, a) => services.check.run(actor, { checks: a.checks, repair: true }),
+    toArgs: (a) => ({ body: a }),
   }),
 ];
