@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { GuardedBody, SingleContent } from '../../schemas/content.js';
-import { READ, type ToolDef, tool, WRITE } from '../registry.js';
+import { GuardedBody } from '../../schemas/content.js';
+import { restoreContentRevision } from '../../services/content/operations.js';
+import { READ, type ToolDef, tool, toolOf, WRITE } from '../registry.js';
 
 const Entry = z.object({ collection: z.string().min(1), id: z.string().min(1) });
 
 export const revisionTools: ToolDef[] = [
+  // The REST operation's answer has a schema; the tool has always answered without an output schema.
   tool({
     name: 'revision_list',
     title: 'List Revisions',
@@ -14,18 +16,15 @@ export const revisionTools: ToolDef[] = [
     input: Entry.extend({ cursor: z.string().optional(), limit: z.number().int().min(1).max(100).optional() }),
     run: ({ services, actor }, { collection, id, ...opts }) => services.content.revisions(actor, collection, id, opts),
   }),
-  tool({
+  toolOf(restoreContentRevision, {
     name: 'revision_restore',
     title: 'Restore Revision',
     description: 'Bring back the values of a revision (staged as a draft when the entry is live).',
-    scope: 'content:write',
     annotations: WRITE,
     input: Entry.extend({ revisionId: z.string().min(1) }).extend(GuardedBody.shape),
-    output: SingleContent,
-    run: ({ services, actor }, a) =>
-      services.content.restoreRevision(actor, a.collection, a.id, a.revisionId, {
-        _rev: a._rev,
-        overrideLock: a.overrideLock,
-      }),
+    toArgs: (a) => ({
+      params: { collection: a.collection, id: a.id, revisionId: a.revisionId },
+      body: { _rev: a._rev, overrideLock: a.overrideLock },
+    }),
   }),
 ];
