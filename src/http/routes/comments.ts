@@ -1,28 +1,22 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CmsError } from '../../core/errors.js';
-import {
-  AdminCommentList,
-  AdminCommentSchema,
-  AdminCommentsQuery,
-  BulkCommentBody,
-  BulkCommentResult,
-  CommentCountsQuery,
-  CommentCountsSchema,
-  CommentEntryParams,
-  CommentIdParams,
-  CommentReceipt,
-  CreateCommentBody,
-  DeletedComment,
-  PublicCommentList,
-  PublicCommentsQuery,
-  UpdateCommentStatusBody,
-} from '../../schemas/comments.js';
 import { LIMITS } from '../../services/comments/index.js';
+import {
+  bulkCommentAction,
+  createComment,
+  deleteComment,
+  getComment,
+  getCommentCounts,
+  listAdminComments,
+  listPublicComments,
+  type SubmissionTransport,
+  updateCommentStatus,
+} from '../../services/comments/operations.js';
 import type { AppEnv } from '../env.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, route } from '../op.js';
 
 function socketAddress(c: Context<AppEnv>): string | null {
   try {
@@ -72,122 +66,69 @@ export function commentRoutes(api: Api): void {
   const tags = ['Comments'];
   api.use('/comments/:collection/:contentId', submissionGuards());
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/comments/{collection}/{contentId}',
-      operationId: 'listPublicComments',
-      summary: 'List the approved comments of a published entry (threads with their first replies)',
-      tags,
-      public: true,
-      params: CommentEntryParams,
-      query: PublicCommentsQuery,
-      response: PublicCommentList,
-    },
-    async ({ services, params, query }) => services.comments.list(params.collection, params.contentId, query),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/comments/{collection}/{contentId}',
-      operationId: 'createComment',
-      errors: { 409: 'Comments are closed on this collection or entry (COMMENTS_CLOSED)' },
-      summary: 'Submit a comment on a published entry (enters moderation)',
-      description:
-        'Public. Browsers must send `X-CMS-Request: 1` or an Origin of this site. At most 5 submissions per minute per client IP (429 with Retry-After).',
-      tags,
-      public: true,
-      params: CommentEntryParams,
-      body: CreateCommentBody,
-      response: CommentReceipt,
-      status: 201,
-    },
-    async ({ actor, services, params, body, c }) =>
-      services.comments.submit(actor, params.collection, params.contentId, body, {
-        socketAddress: socketAddress(c),
-        header: (name) => c.req.header(name),
-      }),
-  );
+  route(api, {
+    operation: listPublicComments,
+    method: 'get',
+    path: '/comments/{collection}/{contentId}',
+    summary: 'List the approved comments of a published entry (threads with their first replies)',
+    tags,
+    public: true,
+  });
+  route(api, {
+    operation: createComment,
+    method: 'post',
+    path: '/comments/{collection}/{contentId}',
+    errors: { 409: 'Comments are closed on this collection or entry (COMMENTS_CLOSED)' },
+    summary: 'Submit a comment on a published entry (enters moderation)',
+    description:
+      'Public. Browsers must send `X-CMS-Request: 1` or an Origin of this site. At most 5 submissions per minute per client IP (429 with Retry-After).',
+    tags,
+    public: true,
+    status: 201,
+    // The socket address is transport: the operation reads it from the query part (its headers come with the call).
+    request: (c, parts) => ({ ...parts, query: { socketAddress: socketAddress(c) } satisfies SubmissionTransport }),
+  });
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/comments/counts',
-      operationId: 'getCommentCounts',
-      summary: 'Count comments per status',
-      tags,
-      query: CommentCountsQuery,
-      response: CommentCountsSchema,
-    },
-    async ({ actor, services, query }) => services.comments.moderation.counts(actor, query),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/comments/bulk',
-      operationId: 'bulkCommentAction',
-      summary: 'Approve, mark as spam, trash or permanently delete up to 100 comments at once',
-      tags,
-      body: BulkCommentBody,
-      response: BulkCommentResult,
-    },
-    async ({ actor, services, body }) => services.comments.moderation.bulk(actor, body.action, body.ids),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/comments',
-      operationId: 'listAdminComments',
-      summary: 'List comments of every status, newest first (moderation queue)',
-      tags,
-      query: AdminCommentsQuery,
-      response: AdminCommentList,
-    },
-    async ({ actor, services, query }) => services.comments.moderation.list(actor, query),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/comments/{id}',
-      operationId: 'getComment',
-      summary: 'Get a comment with its moderation details',
-      tags,
-      params: CommentIdParams,
-      response: AdminCommentSchema,
-    },
-    async ({ actor, services, params }) => services.comments.moderation.get(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'delete',
-      path: '/admin/comments/{id}',
-      operationId: 'deleteComment',
-      summary: 'Permanently delete a comment (a top-level comment takes its replies with it)',
-      tags,
-      params: CommentIdParams,
-      response: DeletedComment,
-    },
-    async ({ actor, services, params }) => services.comments.moderation.remove(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'put',
-      path: '/admin/comments/{id}/status',
-      operationId: 'updateCommentStatus',
-      summary: 'Change the status of a comment (pending, approved, spam, trash)',
-      tags,
-      params: CommentIdParams,
-      body: UpdateCommentStatusBody,
-      response: AdminCommentSchema,
-    },
-    async ({ actor, services, params, body }) => services.comments.moderation.setStatus(actor, params.id, body.status),
-  );
+  route(api, {
+    operation: getCommentCounts,
+    method: 'get',
+    path: '/admin/comments/counts',
+    summary: 'Count comments per status',
+    tags,
+  });
+  route(api, {
+    operation: bulkCommentAction,
+    method: 'post',
+    path: '/admin/comments/bulk',
+    summary: 'Approve, mark as spam, trash or permanently delete up to 100 comments at once',
+    tags,
+  });
+  route(api, {
+    operation: listAdminComments,
+    method: 'get',
+    path: '/admin/comments',
+    summary: 'List comments of every status, newest first (moderation queue)',
+    tags,
+  });
+  route(api, {
+    operation: getComment,
+    method: 'get',
+    path: '/admin/comments/{id}',
+    summary: 'Get a comment with its moderation details',
+    tags,
+  });
+  route(api, {
+    operation: deleteComment,
+    method: 'delete',
+    path: '/admin/comments/{id}',
+    summary: 'Permanently delete a comment (a top-level comment takes its replies with it)',
+    tags,
+  });
+  route(api, {
+    operation: updateCommentStatus,
+    method: 'put',
+    path: '/admin/comments/{id}/status',
+    summary: 'Change the status of a comment (pending, approved, spam, trash)',
+    tags,
+  });
 }
