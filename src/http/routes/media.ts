@@ -3,35 +3,34 @@ import type { Context } from 'hono';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import {
-  ConfirmBody,
-  GetMediaQuery,
   ImageFieldValueSchema,
-  ListMediaQuery,
-  MediaDeleted,
   MediaIdParams,
-  MediaList,
   MediaSingle,
-  MediaUsageResult,
   PendingBody,
   PendingUploadResult,
   ReplaceFields,
   ReplaceForm,
-  UpdateMediaBody,
   UploadFields,
   UploadForm,
   UploadResultSchema,
-  UploadUrlBody,
-  UploadUrlResultSchema,
-  UsageQuery,
 } from '../../schemas/media.js';
 import type { Services } from '../../services/index.js';
 import { discardStaged, MAX_THUMBNAIL_BYTES, type StagedFile } from '../../services/media/index.js';
+import {
+  confirmMediaUpload,
+  deleteMedia,
+  getMedia,
+  getMediaUploadUrl,
+  getMediaUsage,
+  listMedia,
+  updateMedia,
+} from '../../services/media/operations.js';
 import type { AppEnv } from '../env.js';
 import { fileResponse } from '../file-response.js';
 import { imageResponse } from '../image-response.js';
 import { parseMultipart } from '../multipart.js';
 import { octetBody } from '../octet-body.js';
-import { type Api, op, Reply } from '../op.js';
+import { type Api, op, Reply, route } from '../op.js';
 import { mediaFolderRoutes } from './media-folders.js';
 
 /** The 400s of the multipart uploads (documented with the operations). */
@@ -116,7 +115,11 @@ async function receiveForm<S extends z.ZodType>(
   }
 }
 
-/** Routes of the spec's "Media" table (the /admin/media-usage ones belong to usage tracking), and the file route. */
+/**
+ * Routes of the spec's "Media" table (the /admin/media-usage ones belong to usage tracking), and the file route
+ * (operations: services/media/operations.ts). The streamed uploads and the file and image answers are
+ * transport and stay here.
+ */
 export function mediaRoutes(api: Api): void {
   const tags = ['Media'];
 
@@ -130,49 +133,27 @@ export function mediaRoutes(api: Api): void {
 
   mediaFolderRoutes(api);
 
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/media/upload-url',
-      operationId: 'getMediaUploadUrl',
-      errors: { 400: 'A type this site does not accept (INVALID_TYPE)' },
-      summary: 'Create a pending item and get where to upload its bytes',
-      description:
-        'Answers `existing: true` with the item when `contentHash` matches a file with the same type and size (nothing to upload).',
-      tags,
-      body: UploadUrlBody,
-      response: UploadUrlResultSchema,
-      status: 201,
-      existing: 'A file with the same hash, type and size exists: the item with `existing: true`',
-    },
-    async ({ actor, services, body }) => {
-      const out = await services.media.requestUpload(actor, body);
-      return out.existing ? new Reply(out, 200) : out;
-    },
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/media',
-      operationId: 'listMedia',
-      summary: 'List the library (newest first; cursor or numbered pages)',
-      tags,
-      query: ListMediaQuery,
-      response: MediaList,
-    },
-    async ({ actor, services, query }) =>
-      services.media.list(actor, {
-        cursor: query.cursor,
-        page: query.page,
-        limit: query.limit,
-        folderId: query.folderId,
-        mimeTypes: query.mimeType,
-        filename: query.filename,
-        includeUsage: query.includeUsage === '1',
-      }),
-  );
+  route(api, {
+    operation: getMediaUploadUrl,
+    method: 'post',
+    path: '/media/upload-url',
+    errors: { 400: 'A type this site does not accept (INVALID_TYPE)' },
+    summary: 'Create a pending item and get where to upload its bytes',
+    description:
+      'Answers `existing: true` with the item when `contentHash` matches a file with the same type and size (nothing to upload).',
+    tags,
+    status: 201,
+    existing: 'A file with the same hash, type and size exists: the item with `existing: true`',
+    // Nothing was created when the bytes are already in the library.
+    reply: (out) => ((out as { existing?: boolean }).existing ? new Reply(out, 200) : out),
+  });
+  route(api, {
+    operation: listMedia,
+    method: 'get',
+    path: '/media',
+    summary: 'List the library (newest first; cursor or numbered pages)',
+    tags,
+  });
   op(
     api,
     {
@@ -211,64 +192,29 @@ export function mediaRoutes(api: Api): void {
       return out.deduplicated ? new Reply(out, 200) : out;
     },
   );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/media/{id}',
-      operationId: 'getMedia',
-      summary: 'Get a media item',
-      tags,
-      params: MediaIdParams,
-      query: GetMediaQuery,
-      response: MediaSingle,
-    },
-    async ({ actor, services, params, query }) => ({
-      item: await services.media.get(actor, params.id, { includeUsage: query.includeUsage === '1' }),
-    }),
-  );
-  op(
-    api,
-    {
-      method: 'put',
-      path: '/media/{id}',
-      operationId: 'updateMedia',
-      summary: 'Change alt text, caption, folder, filename or focal point',
-      tags,
-      params: MediaIdParams,
-      body: UpdateMediaBody,
-      response: MediaSingle,
-    },
-    async ({ actor, services, params, body }) => ({ item: await services.media.update(actor, params.id, body) }),
-  );
-  op(
-    api,
-    {
-      method: 'delete',
-      path: '/media/{id}',
-      operationId: 'deleteMedia',
-      errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
-      summary: 'Delete a media item (its bytes go once nothing else shares them)',
-      tags,
-      params: MediaIdParams,
-      response: MediaDeleted,
-    },
-    async ({ actor, services, params }) => services.media.remove(actor, params.id),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/media/{id}/usage',
-      operationId: 'getMediaUsage',
-      summary: 'Entries referencing the item (pages) and the site settings selecting it',
-      tags,
-      params: MediaIdParams,
-      query: UsageQuery,
-      response: MediaUsageResult,
-    },
-    async ({ actor, services, params, query }) => services.media.usage(actor, params.id, query),
-  );
+  route(api, { operation: getMedia, method: 'get', path: '/media/{id}', summary: 'Get a media item', tags });
+  route(api, {
+    operation: updateMedia,
+    method: 'put',
+    path: '/media/{id}',
+    summary: 'Change alt text, caption, folder, filename or focal point',
+    tags,
+  });
+  route(api, {
+    operation: deleteMedia,
+    method: 'delete',
+    path: '/media/{id}',
+    errors: { 503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)' },
+    summary: 'Delete a media item (its bytes go once nothing else shares them)',
+    tags,
+  });
+  route(api, {
+    operation: getMediaUsage,
+    method: 'get',
+    path: '/media/{id}/usage',
+    summary: 'Entries referencing the item (pages) and the site settings selecting it',
+    tags,
+  });
   op(
     api,
     {
@@ -300,24 +246,17 @@ export function mediaRoutes(api: Api): void {
       return { item };
     },
   );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/media/{id}/confirm',
-      operationId: 'confirmMediaUpload',
-      errors: {
-        400: 'Bytes of a type not accepted, or not the type declared (INVALID_TYPE)',
-        503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)',
-      },
-      summary: 'Verify the uploaded bytes and make the pending item ready',
-      tags,
-      params: MediaIdParams,
-      body: ConfirmBody,
-      response: UploadResultSchema,
+  route(api, {
+    operation: confirmMediaUpload,
+    method: 'post',
+    path: '/media/{id}/confirm',
+    errors: {
+      400: 'Bytes of a type not accepted, or not the type declared (INVALID_TYPE)',
+      503: 'The media storage is unavailable (STORAGE_UNAVAILABLE, Retry-After)',
     },
-    async ({ actor, services, params, body }) => services.media.confirm(actor, params.id, body),
-  );
+    summary: 'Verify the uploaded bytes and make the pending item ready',
+    tags,
+  });
   op(
     api,
     {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { issuesError } from '../../core/errors.js';
-import { RepairResultSchema } from '../../schemas/media-usage.js';
-import { DRIVES_ACTIVATION } from '../../services/holds.js';
-import { type ToolDef, tool, WRITE } from '../registry.js';
+import { repairMediaUsage } from '../../services/media-usage/operations.js';
+import { type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const RepairInput = z.object({
   scope: z.enum(['collection', 'all']).describe('"collection" repairs one collection, "all" every collection in turn'),
@@ -15,17 +14,15 @@ const RepairInput = z.object({
  * authentication, validation and unexpected failures are errors.
  */
 export const mediaUsageTools: ToolDef[] = [
-  tool({
+  toolOf(repairMediaUsage, {
     name: 'media_usage_repair',
-    openDuring: DRIVES_ACTIVATION,
     title: 'Repair Media Usage Index',
     description:
       'Rebuild the media usage index of one collection (scope "collection" with collection) or of all (scope "all"), synchronously and in order. The answer status is complete, partial, failed or stale: inspect it and each collection’s status and source counts.',
-    scope: 'admin',
     annotations: { ...WRITE, idempotentHint: true },
     input: RepairInput,
-    output: RepairResultSchema,
-    run: ({ services, actor }, a) => {
+    toArgs: (a) => {
+      // The flat arguments name the collection only with scope "collection", as the request body's two forms do.
       if ((a.scope === 'collection') !== (a.collection !== undefined)) {
         throw issuesError('Invalid arguments', [
           {
@@ -35,10 +32,7 @@ export const mediaUsageTools: ToolDef[] = [
           },
         ]);
       }
-      return services.mediaUsage.repair(
-        actor,
-        a.scope === 'all' ? { scope: 'all' } : { scope: 'collection', collection: a.collection as string },
-      );
+      return { body: a.scope === 'all' ? { scope: 'all' } : { scope: 'collection', collection: a.collection } };
     },
   }),
 ];
