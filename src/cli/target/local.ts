@@ -8,17 +8,10 @@ import { assertStorable } from '../../core/text.js';
 import { type Cms, createCms } from '../../index.js';
 import '../../providers-atproto.js';
 import { CreateTokenBody } from '../../schemas/auth.js';
-import {
-  CollectionPathParams,
-  CreateContentBody,
-  EntryPathParams,
-  GuardedBody,
-  ListContentQuery,
-  ScheduleBody,
-  UpdateContentBody,
-} from '../../schemas/content.js';
+import { CollectionPathParams, EntryPathParams, GuardedBody, ListContentQuery } from '../../schemas/content.js';
 import { listOptions } from '../../schemas/content-list.js';
 import { TransferFileParams, TransferIdParams } from '../../schemas/transfer.js';
+import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';
@@ -150,55 +143,10 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
             ? services.content.listTrashed(actor, collection, options)
             : services.content.list(actor, collection, options);
         }),
-      get: (collection, id, locale) =>
-        answer(async () => {
-          path(collection, id);
-          return services.content.get(actor, collection, id, { locale });
-        }),
-      create: (collection, body) =>
-        gated(async () => {
-          path(collection);
-          return services.content.create(actor, collection, check(CreateContentBody, body, 'body'));
-        }),
-      update: (collection, id, body) =>
-        gated(async () => {
-          path(collection, id);
-          return services.content.update(actor, collection, id, check(UpdateContentBody, body, 'body'));
-        }),
       lifecycle: (op, collection, id, body) =>
         gated(async () => {
           path(collection, id);
           return services.content[op](actor, collection, id, check(GuardedBody, body, 'body'));
-        }),
-      schedule: (collection, id, body) =>
-        gated(async () => {
-          path(collection, id);
-          return services.content.schedule(actor, collection, id, check(ScheduleBody, body, 'body'));
-        }),
-      unschedule: (collection, id, guard) =>
-        gated(async () => {
-          path(collection, id);
-          return services.content.unschedule(actor, collection, id, guard);
-        }),
-      trash: (collection, id, guard) =>
-        gated(async () => {
-          path(collection, id);
-          return services.content.trash(actor, collection, id, guard);
-        }),
-      permanentDelete: (collection, id, guard) =>
-        gated(async () => {
-          path(collection, id);
-          return services.content.permanentDelete(actor, collection, id, guard);
-        }),
-      duplicate: (collection, id) =>
-        gated(async () => {
-          path(collection, id);
-          return services.content.duplicate(actor, collection, id);
-        }),
-      translations: (collection, id, locale) =>
-        answer(async () => {
-          path(collection, id);
-          return services.content.translations(actor, collection, id, { locale });
         }),
     },
     schema: {
@@ -225,6 +173,11 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     },
     users: {
       ...invokedBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, call, answer),
+      list: (p) => answer(() => services.users.admin.list(actor, check(ListUsersQuerySchema, p, 'query'))),
+      get: (id) => answer(() => services.users.admin.get(actor, id)),
+      update: (id, body) => gated(() => services.users.admin.update(actor, id, check(UpdateUserBody, body, 'body'))),
+      disable: (id) => gated(() => services.users.admin.disable(actor, id)),
+      enable: (id) => gated(() => services.users.admin.enable(actor, id)),
       loginLink: (email) =>
         gated(async () => ({ ...(await services.auth.magicLinks.commandLineLink(email)), emailed: false }), SIGN_IN),
     },

@@ -11,7 +11,7 @@ import { STRUCTURE_OPERATIONS } from './bindings/structure.js';
 import { TRANSFER_EXPORT_OPERATIONS, TRANSFER_IMPORT_OPERATIONS, TRANSFER_OPERATIONS } from './bindings/transfer.js';
 import { USERS_OPERATIONS } from './bindings/users.js';
 import { calledBy } from './operations.js';
-import type { GuardQuery, LifecycleOp, Target, TokenRecord } from './types.js';
+import type { LifecycleOp, Target, TokenRecord } from './types.js';
 
 /**
  * The remote target: a running site's REST API through the client generated
@@ -52,11 +52,6 @@ async function unwrap<T>(call: Promise<Fetched<T>>): Promise<T> {
   if (!result.data) throw new CliError(`The site sent an empty answer (HTTP ${result.response.status})`);
   return result.data.data;
 }
-
-const guardQuery = (g: GuardQuery) => ({
-  ...(g._rev !== undefined ? { _rev: g._rev } : {}),
-  ...(g.overrideLock ? { overrideLock: 'true' as const } : {}),
-});
 
 /** The spec's magic-link validity. */
 const MAGIC_LINK_MINUTES = 15;
@@ -120,42 +115,8 @@ export function openRemoteTarget(source: TokenSource): Target {
         trash
           ? unwrap(api.GET('/content/{collection}/trash', { params: { path: { collection }, query } }))
           : unwrap(api.GET('/content/{collection}', { params: { path: { collection }, query } })),
-      get: (collection, id, locale) =>
-        unwrap(api.GET('/content/{collection}/{id}', { params: { ...entry(collection, id), query: { locale } } })),
-      create: (collection, body) =>
-        unwrap(api.POST('/content/{collection}', { params: { path: { collection } }, body })),
-      update: (collection, id, body) =>
-        unwrap(api.PUT('/content/{collection}/{id}', { params: entry(collection, id), body })),
       lifecycle: (op, collection, id, body) =>
         unwrap(api.POST(LIFECYCLE_PATH[op], { params: entry(collection, id), body })),
-      schedule: (collection, id, body) =>
-        unwrap(api.POST('/content/{collection}/{id}/schedule', { params: entry(collection, id), body })),
-      unschedule: (collection, id, guard) =>
-        unwrap(
-          api.DELETE('/content/{collection}/{id}/schedule', {
-            params: { ...entry(collection, id), query: guardQuery(guard) },
-          }),
-        ),
-      trash: (collection, id, guard) =>
-        unwrap(
-          api.DELETE('/content/{collection}/{id}', { params: { ...entry(collection, id), query: guardQuery(guard) } }),
-        ),
-      permanentDelete: async (collection, id, guard) => {
-        const out = await unwrap(
-          api.DELETE('/content/{collection}/{id}/permanent', {
-            params: { ...entry(collection, id), query: guardQuery(guard) },
-          }),
-        );
-        return { deleted: true as const, id: out.id };
-      },
-      duplicate: (collection, id) =>
-        unwrap(api.POST('/content/{collection}/{id}/duplicate', { params: entry(collection, id), body: {} })),
-      translations: (collection, id, locale) =>
-        unwrap(
-          api.GET('/content/{collection}/{id}/translations', {
-            params: { ...entry(collection, id), query: { locale } },
-          }),
-        ),
     },
     schema: {
       ...calledBy<typeof SCHEMA_OPERATIONS, Target['schema']>(SCHEMA_OPERATIONS, api, unwrap),
@@ -181,6 +142,11 @@ export function openRemoteTarget(source: TokenSource): Target {
     },
     users: {
       ...calledBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, api, unwrap),
+      list: (query) => unwrap(api.GET('/admin/users', { params: { query } })),
+      get: (id) => unwrap(api.GET('/admin/users/{id}', { params: { path: { id } } })),
+      update: (id, body) => unwrap(api.PUT('/admin/users/{id}', { params: { path: { id } }, body })),
+      disable: (id) => unwrap(api.POST('/admin/users/{id}/disable', { params: { path: { id } } })),
+      enable: (id) => unwrap(api.POST('/admin/users/{id}/enable', { params: { path: { id } } })),
       loginLink: async (email) => {
         const user = await findUserByEmail(email);
         const sent = await hidden<{ emailed: boolean; link: string | null }>(
