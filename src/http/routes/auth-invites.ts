@@ -1,19 +1,7 @@
-import { z } from '@hono/zod-openapi';
-import {
-  asEnrolment,
-  ChallengeResult,
-  CreateInviteBody,
-  CreateInviteResult,
-  EnrolBody,
-  IdParams,
-  InviteLookup,
-  InviteSchema,
-  SignedIn,
-  TokenBody,
-  TokenParams,
-} from '../../schemas/auth.js';
+import { asEnrolment, EnrolBody, SignedIn } from '../../schemas/auth.js';
+import { createInvite, deleteInvite, getInvite, inviteOptions, listInvites } from '../../services/auth/operations.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';
 
 /** Invites: managed by Admins, accepted by the invitee with a passkey (hidden from OpenAPI). */
@@ -22,82 +10,50 @@ export function authInviteRoutes(api: Api): void {
   api.use('/auth/invite/options', publicWrite());
   api.use('/auth/invite/accept', publicWrite());
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/admin/invites',
-      operationId: 'listInvites',
-      summary: 'Pending invitations',
-      tags,
-      hidden: true,
-      response: z.object({ items: z.array(InviteSchema) }),
-    },
-    async ({ actor, services }) => ({ items: await services.auth.invites.list(actor) }),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/admin/invites',
-      operationId: 'createInvite',
-      summary: 'Invite someone by email and role (mailed when email is configured, else the link is returned)',
-      tags,
-      hidden: true,
-      body: CreateInviteBody,
-      response: CreateInviteResult,
-      status: 201,
-    },
-    async ({ actor, services, body }) => services.auth.invites.create(actor, body),
-  );
-  op(
-    api,
-    {
-      method: 'delete',
-      path: '/admin/invites/{id}',
-      operationId: 'deleteInvite',
-      summary: 'Withdraw an invitation',
-      tags,
-      hidden: true,
-      params: IdParams,
-      response: z.object({ deleted: z.literal(true) }),
-    },
-    async ({ actor, services, params }) => {
-      await services.auth.invites.revoke(actor, params.id);
-      return { deleted: true as const };
-    },
-  );
+  route(api, {
+    operation: listInvites,
+    method: 'get',
+    path: '/admin/invites',
+    summary: 'Pending invitations',
+    tags,
+    hidden: true,
+  });
+  route(api, {
+    operation: createInvite,
+    method: 'post',
+    path: '/admin/invites',
+    summary: 'Invite someone by email and role (mailed when email is configured, else the link is returned)',
+    tags,
+    hidden: true,
+    status: 201,
+  });
+  route(api, {
+    operation: deleteInvite,
+    method: 'delete',
+    path: '/admin/invites/{id}',
+    summary: 'Withdraw an invitation',
+    tags,
+    hidden: true,
+  });
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/invite/{token}',
-      operationId: 'getInvite',
-      summary: 'What an invitation is for (404 when used or expired)',
-      tags,
-      hidden: true,
-      public: true,
-      params: TokenParams,
-      response: InviteLookup,
-    },
-    async ({ services, params }) => services.auth.invites.lookup(params.token),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/invite/options',
-      operationId: 'inviteOptions',
-      summary: 'Passkey creation options for an invitation',
-      tags,
-      hidden: true,
-      public: true,
-      body: TokenBody,
-      response: ChallengeResult,
-    },
-    async ({ services, body }) => services.auth.invites.acceptOptions(body.token),
-  );
+  route(api, {
+    operation: getInvite,
+    method: 'get',
+    path: '/auth/invite/{token}',
+    summary: 'What an invitation is for (404 when used or expired)',
+    tags,
+    hidden: true,
+    public: true,
+  });
+  route(api, {
+    operation: inviteOptions,
+    method: 'post',
+    path: '/auth/invite/options',
+    summary: 'Passkey creation options for an invitation',
+    tags,
+    hidden: true,
+    public: true,
+  });
   op(
     api,
     {

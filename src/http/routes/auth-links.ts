@@ -1,8 +1,9 @@
-import { EmailBody, SentResult, SignedIn, TokenBody } from '../../schemas/auth.js';
+import { SignedIn, TokenBody } from '../../schemas/auth.js';
+import { sendMagicLink } from '../../services/auth/operations.js';
 import { SIGN_IN } from '../../services/holds.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';
 
 /** Magic links (hidden from OpenAPI). The mailed link opens an admin page; only the POST below uses it. */
@@ -11,22 +12,15 @@ export function authMagicLinkRoutes(api: Api): void {
   api.use('/auth/magic-link/send', publicWrite(), rateLimit('magicLinkSend'));
   api.use('/auth/magic-link/consume', publicWrite());
 
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/magic-link/send',
-      operationId: 'sendMagicLink',
-      summary: 'Mail a sign-in link (always answers sent: true; 3 per 5 minutes per client IP)',
-      tags,
-      openDuring: SIGN_IN,
-      hidden: true,
-      public: true,
-      body: EmailBody,
-      response: SentResult,
-    },
-    async ({ services, body }) => services.auth.magicLinks.send(body.email),
-  );
+  route(api, {
+    operation: sendMagicLink,
+    method: 'post',
+    path: '/auth/magic-link/send',
+    summary: 'Mail a sign-in link (always answers sent: true; 3 per 5 minutes per client IP)',
+    tags,
+    hidden: true,
+    public: true,
+  });
   op(
     api,
     {

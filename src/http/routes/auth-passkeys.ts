@@ -1,20 +1,16 @@
-import { z } from '@hono/zod-openapi';
+import { asAuthentication, PasskeyVerifyBody, SignedIn } from '../../schemas/auth.js';
 import {
-  AddPasskeyBody,
-  asAuthentication,
-  asRegistration,
-  ChallengeResult,
-  EmptyBody,
-  IdParams,
-  PasskeySchema,
-  PasskeyVerifyBody,
-  RenamePasskeyBody,
-  SignedIn,
-} from '../../schemas/auth.js';
+  addPasskey,
+  addPasskeyOptions,
+  listPasskeys,
+  passkeySignInOptions,
+  removePasskey,
+  renamePasskey,
+} from '../../services/auth/operations.js';
 import { SIGN_IN } from '../../services/holds.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';
 
 /** Passkey sign-in and the signed-in user's passkeys (hidden from OpenAPI). */
@@ -23,22 +19,15 @@ export function authPasskeyRoutes(api: Api): void {
   api.use('/auth/passkey/options', publicWrite(), rateLimit('passkeyOptions'));
   api.use('/auth/passkey/verify', publicWrite());
 
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/passkey/options',
-      operationId: 'passkeySignInOptions',
-      summary: 'Options for signing in with a passkey (10 per minute per client IP)',
-      tags,
-      openDuring: SIGN_IN,
-      hidden: true,
-      public: true,
-      body: EmptyBody,
-      response: ChallengeResult,
-    },
-    async ({ services }) => services.auth.passkeys.signInOptions(),
-  );
+  route(api, {
+    operation: passkeySignInOptions,
+    method: 'post',
+    path: '/auth/passkey/options',
+    summary: 'Options for signing in with a passkey (10 per minute per client IP)',
+    tags,
+    hidden: true,
+    public: true,
+  });
   op(
     api,
     {
@@ -63,86 +52,45 @@ export function authPasskeyRoutes(api: Api): void {
       ),
   );
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/passkeys',
-      operationId: 'listPasskeys',
-      summary: "The signed-in user's passkeys",
-      tags,
-      hidden: true,
-      response: z.object({ items: z.array(PasskeySchema) }),
-    },
-    async ({ actor, services }) => ({ items: await services.auth.passkeys.list(actor) }),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/passkeys/options',
-      operationId: 'addPasskeyOptions',
-      summary: 'Options for adding a passkey (session only)',
-      tags,
-      hidden: true,
-      body: EmptyBody,
-      response: ChallengeResult,
-    },
-    async ({ actor, services }) => services.auth.passkeys.addOptions(actor),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/passkeys',
-      operationId: 'addPasskey',
-      summary: 'Add a passkey (at most 10 per user)',
-      tags,
-      hidden: true,
-      body: AddPasskeyBody,
-      response: z.object({ passkey: PasskeySchema }),
-      status: 201,
-    },
-    async ({ actor, services, body }) => ({
-      passkey: await services.auth.passkeys.add(actor, {
-        challengeId: body.challengeId,
-        credential: asRegistration(body.credential),
-        name: body.name,
-      }),
-    }),
-  );
-  op(
-    api,
-    {
-      method: 'put',
-      path: '/auth/passkeys/{id}',
-      operationId: 'renamePasskey',
-      summary: 'Rename a passkey',
-      tags,
-      hidden: true,
-      params: IdParams,
-      body: RenamePasskeyBody,
-      response: z.object({ passkey: PasskeySchema }),
-    },
-    async ({ actor, services, params, body }) => ({
-      passkey: await services.auth.passkeys.rename(actor, params.id, body.name),
-    }),
-  );
-  op(
-    api,
-    {
-      method: 'delete',
-      path: '/auth/passkeys/{id}',
-      operationId: 'removePasskey',
-      summary: 'Remove a passkey (never the last one)',
-      tags,
-      hidden: true,
-      params: IdParams,
-      response: z.object({ deleted: z.literal(true) }),
-    },
-    async ({ actor, services, params }) => {
-      await services.auth.passkeys.remove(actor, params.id);
-      return { deleted: true as const };
-    },
-  );
+  route(api, {
+    operation: listPasskeys,
+    method: 'get',
+    path: '/auth/passkeys',
+    summary: "The signed-in user's passkeys",
+    tags,
+    hidden: true,
+  });
+  route(api, {
+    operation: addPasskeyOptions,
+    method: 'post',
+    path: '/auth/passkeys/options',
+    summary: 'Options for adding a passkey (session only)',
+    tags,
+    hidden: true,
+  });
+  route(api, {
+    operation: addPasskey,
+    method: 'post',
+    path: '/auth/passkeys',
+    summary: 'Add a passkey (at most 10 per user)',
+    tags,
+    hidden: true,
+    status: 201,
+  });
+  route(api, {
+    operation: renamePasskey,
+    method: 'put',
+    path: '/auth/passkeys/{id}',
+    summary: 'Rename a passkey',
+    tags,
+    hidden: true,
+  });
+  route(api, {
+    operation: removePasskey,
+    method: 'delete',
+    path: '/auth/passkeys/{id}',
+    summary: 'Remove a passkey (never the last one)',
+    tags,
+    hidden: true,
+  });
 }

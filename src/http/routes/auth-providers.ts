@@ -1,20 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import {
-  IdentitiesResult,
-  IdentityParams,
-  ProviderParams,
-  ProviderStartBody,
-  ProviderStartResult,
-  ProvidersResult,
-} from '../../schemas/auth-providers.js';
+import { ProviderParams, ProviderStartBody, ProviderStartResult } from '../../schemas/auth-providers.js';
+import { listLinkedIdentities, listLoginProviders, unlinkIdentity } from '../../services/auth/operations.js';
 import { PROVIDER_BROWSER_COOKIE, SIGNIN_TTL_MS } from '../../services/auth/providers/index.js';
 import { SIGN_IN } from '../../services/holds.js';
 import type { AppEnv } from '../env.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';
 
 /** The binding cookie is sent only to the provider routes. */
@@ -43,20 +37,15 @@ export function authProviderRoutes(api: Api): void {
   const tags = ['Auth'];
   api.use('/auth/oauth/:provider/start', publicWrite(), rateLimit('providerStart'));
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/providers',
-      operationId: 'listLoginProviders',
-      summary: 'Login providers this site offers, in the order the login page shows them',
-      tags,
-      hidden: true,
-      public: true,
-      response: ProvidersResult,
-    },
-    async ({ actor, services }) => ({ items: services.auth.providers.list(actor) }),
-  );
+  route(api, {
+    operation: listLoginProviders,
+    method: 'get',
+    path: '/auth/providers',
+    summary: 'Login providers this site offers, in the order the login page shows them',
+    tags,
+    hidden: true,
+    public: true,
+  });
 
   op(
     api,
@@ -134,37 +123,23 @@ export function authProviderRoutes(api: Api): void {
     },
   );
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/identities',
-      operationId: 'listLinkedIdentities',
-      summary: "The signed-in user's identities at login providers",
-      tags,
-      hidden: true,
-      response: IdentitiesResult,
-    },
-    async ({ actor, services }) => ({ items: await services.auth.providers.identities.list(actor) }),
-  );
+  route(api, {
+    operation: listLinkedIdentities,
+    method: 'get',
+    path: '/auth/identities',
+    summary: "The signed-in user's identities at login providers",
+    tags,
+    hidden: true,
+  });
 
-  op(
-    api,
-    {
-      method: 'delete',
-      path: '/auth/identities/{provider}/{subject}',
-      operationId: 'unlinkIdentity',
-      summary: 'Unlink an identity (never the last way in)',
-      tags,
-      hidden: true,
-      params: IdentityParams,
-      response: z.object({ deleted: z.literal(true) }),
-    },
-    async ({ actor, services, params }) => {
-      await services.auth.providers.identities.unlink(actor, params.provider, params.subject);
-      return { deleted: true as const };
-    },
-  );
+  route(api, {
+    operation: unlinkIdentity,
+    method: 'delete',
+    path: '/auth/identities/{provider}/{subject}',
+    summary: 'Unlink an identity (never the last way in)',
+    tags,
+    hidden: true,
+  });
 }
 
 async function callback(c: Context<AppEnv>, currentUserId: string | null, provider: string): Promise<Response> {

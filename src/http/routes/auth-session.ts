@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { MeResult, MethodsResult } from '../../schemas/auth.js';
+import { authMe, authMethods } from '../../services/auth/operations.js';
 import { SIGN_IN } from '../../services/holds.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { clearSessionCookie, currentSessionId } from '../session-cookie.js';
 
 /** Who is signed in, sign-out, and the sign-in methods the site offers (hidden from OpenAPI). */
@@ -10,19 +10,14 @@ export function authSessionRoutes(api: Api): void {
   const tags = ['Auth'];
   api.use('/auth/logout', publicWrite());
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/me',
-      operationId: 'authMe',
-      summary: 'The signed-in user and the site',
-      tags,
-      hidden: true,
-      response: MeResult,
-    },
-    async ({ actor, services }) => services.auth.me(actor),
-  );
+  route(api, {
+    operation: authMe,
+    method: 'get',
+    path: '/auth/me',
+    summary: 'The signed-in user and the site',
+    tags,
+    hidden: true,
+  });
   op(
     api,
     {
@@ -41,18 +36,13 @@ export function authSessionRoutes(api: Api): void {
       return { signedOut: true as const };
     },
   );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/methods',
-      operationId: 'authMethods',
-      summary: 'Sign-in methods this site offers',
-      tags,
-      hidden: true,
-      public: true,
-      response: MethodsResult,
-    },
-    async ({ services }) => services.auth.methods(),
-  );
+  route(api, {
+    operation: authMethods,
+    method: 'get',
+    path: '/auth/methods',
+    summary: 'Sign-in methods this site offers',
+    tags,
+    hidden: true,
+    public: true,
+  });
 }

@@ -1,13 +1,7 @@
-import {
-  asRegistration,
-  SetupCompleteBody,
-  SetupOptionsBody,
-  SetupOptionsResult,
-  SetupStatus,
-  SignedIn,
-} from '../../schemas/auth.js';
+import { asRegistration, SetupCompleteBody, SignedIn } from '../../schemas/auth.js';
+import { setupOptions, setupStatus } from '../../services/auth/operations.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';
 
 /** First user setup (hidden from OpenAPI): open only while the site has no user. */
@@ -16,35 +10,24 @@ export function authSetupRoutes(api: Api): void {
   api.use('/setup/options', publicWrite());
   api.use('/setup/complete', publicWrite());
 
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/setup/status',
-      operationId: 'setupStatus',
-      summary: 'Whether the site still needs its first user',
-      tags,
-      hidden: true,
-      public: true,
-      response: SetupStatus,
-    },
-    async ({ services }) => services.auth.setup.status(),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/setup/options',
-      operationId: 'setupOptions',
-      summary: 'Site and account details, answered with passkey creation options',
-      tags,
-      hidden: true,
-      public: true,
-      body: SetupOptionsBody,
-      response: SetupOptionsResult,
-    },
-    async ({ services, body }) => services.auth.setup.options(body),
-  );
+  route(api, {
+    operation: setupStatus,
+    method: 'get',
+    path: '/setup/status',
+    summary: 'Whether the site still needs its first user',
+    tags,
+    hidden: true,
+    public: true,
+  });
+  route(api, {
+    operation: setupOptions,
+    method: 'post',
+    path: '/setup/options',
+    summary: 'Site and account details, answered with passkey creation options',
+    tags,
+    hidden: true,
+    public: true,
+  });
   op(
     api,
     {

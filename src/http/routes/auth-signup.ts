@@ -1,17 +1,8 @@
-import {
-  asEnrolment,
-  ChallengeResult,
-  EmailBody,
-  EnrolBody,
-  SentResult,
-  SignedIn,
-  SignupLookup,
-  TokenBody,
-  TokenParams,
-} from '../../schemas/auth.js';
+import { asEnrolment, EnrolBody, SignedIn } from '../../schemas/auth.js';
+import { getSignup, requestSignup, signupOptions } from '../../services/auth/operations.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';
 
 /** Sign-up with an allowed email domain, through a verification mail (hidden from OpenAPI). */
@@ -21,51 +12,33 @@ export function authSignupRoutes(api: Api): void {
   api.use('/auth/signup/options', publicWrite());
   api.use('/auth/signup/complete', publicWrite());
 
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/signup/request',
-      operationId: 'requestSignup',
-      summary: 'Mail a verification link (always answers sent: true; 3 per 5 minutes per client IP)',
-      tags,
-      hidden: true,
-      public: true,
-      body: EmailBody,
-      response: SentResult,
-    },
-    async ({ services, body }) => services.auth.signup.request(body.email),
-  );
-  op(
-    api,
-    {
-      method: 'get',
-      path: '/auth/signup/{token}',
-      operationId: 'getSignup',
-      summary: 'What a verification link is for (404 when used or expired)',
-      tags,
-      hidden: true,
-      public: true,
-      params: TokenParams,
-      response: SignupLookup,
-    },
-    async ({ services, params }) => services.auth.signup.lookup(params.token),
-  );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/auth/signup/options',
-      operationId: 'signupOptions',
-      summary: 'Passkey creation options for a verified sign-up',
-      tags,
-      hidden: true,
-      public: true,
-      body: TokenBody,
-      response: ChallengeResult,
-    },
-    async ({ services, body }) => services.auth.signup.options(body.token),
-  );
+  route(api, {
+    operation: requestSignup,
+    method: 'post',
+    path: '/auth/signup/request',
+    summary: 'Mail a verification link (always answers sent: true; 3 per 5 minutes per client IP)',
+    tags,
+    hidden: true,
+    public: true,
+  });
+  route(api, {
+    operation: getSignup,
+    method: 'get',
+    path: '/auth/signup/{token}',
+    summary: 'What a verification link is for (404 when used or expired)',
+    tags,
+    hidden: true,
+    public: true,
+  });
+  route(api, {
+    operation: signupOptions,
+    method: 'post',
+    path: '/auth/signup/options',
+    summary: 'Passkey creation options for a verified sign-up',
+    tags,
+    hidden: true,
+    public: true,
+  });
   op(
     api,
     {
