@@ -7,6 +7,7 @@ import * as importing from './import/operations.js';
 import * as media from './media/operations.js';
 import * as mediaUsage from './media-usage/operations.js';
 import * as menus from './menus/operations.js';
+import * as oauth from './oauth/operations.js';
 import type { AnyOperation } from './operation.js';
 import * as redirects from './redirects/operations.js';
 import * as schema from './schema/operations.js';
@@ -24,7 +25,7 @@ import * as widgets from './widgets/operations.js';
  * what the command line's local target resolves an operation id with. Two
  * operations with one id stop start-up here.
  */
-const DOMAINS: ReadonlyArray<Record<string, AnyOperation | undefined>> = [
+const DOMAINS: ReadonlyArray<Record<string, unknown>> = [
   taxonomies,
   settings,
   sections,
@@ -44,14 +45,21 @@ const DOMAINS: ReadonlyArray<Record<string, AnyOperation | undefined>> = [
   importing,
   auth,
   menus,
+  oauth,
 ];
+
+const isOperation = (value: unknown): value is AnyOperation =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as AnyOperation).id === 'string' &&
+  typeof (value as AnyOperation).run === 'function';
 
 function index(): ReadonlyMap<string, AnyOperation> {
   const byId = new Map<string, AnyOperation>();
   for (const domain of DOMAINS) {
     for (const op of Object.values(domain)) {
       // A domain module exports its operations (and may export other things: module loaders add keys of their own).
-      if (typeof op !== 'object' || op === null || typeof op.run !== 'function') continue;
+      if (!isOperation(op)) continue;
       if (byId.has(op.id)) throw new Error(`Two operations are named ${op.id}`);
       byId.set(op.id, op);
     }

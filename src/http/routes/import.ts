@@ -9,21 +9,16 @@ import { type Actor, requirePermission } from '../../auth/actor.js';
 import { CmsError, isCmsError, issuesError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { findTextProblem } from '../../core/text.js';
-import {
-  executeConfigSchema,
-  pluginAnalyzeBodySchema,
-  pluginExecuteBodySchema,
-  prepareBodySchema,
-  probeBodySchema,
-} from '../../schemas/import.js';
+import { executeConfigSchema, pluginAnalyzeBodySchema, probeBodySchema } from '../../schemas/import.js';
 import { STORES_NOTHING } from '../../services/holds.js';
 import { exportTooLarge } from '../../services/import/index.js';
+import { executeExporterImport, prepareBlogImport } from '../../services/import/operations.js';
 import type { Services } from '../../services/index.js';
 import { STAGED_GRACE_MS } from '../../services/media/sweeper.js';
 import type { AppEnv } from '../env.js';
 import { declareOpen } from '../middleware/holds.js';
 import { parseMultipart } from '../multipart.js';
-import { type Api, op } from '../op.js';
+import { type Api, op, route } from '../op.js';
 import { importMediaRoutes } from './import-media.js';
 
 /**
@@ -221,32 +216,14 @@ export function importRoutes(api: Api): void {
     const analysis = await c.get('services').import.plugin.analyze(actor, body.url, body.token);
     return c.json({ success: true, analysis });
   });
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/import/blogplatform-plugin/execute',
-      operationId: 'executeExporterImport',
-      summary: 'Import one step from a live site through its exporter plugin',
-      tags,
-      hidden: true,
-      body: pluginExecuteBodySchema,
-      response: Any,
-    },
-    async ({ actor, services, body }) =>
-      (await services.import.plugin.execute(actor, {
-        url: body.url,
-        token: body.token,
-        config: body.config,
-        phase: body.phase,
-        state: {
-          cursor: body.cursor ?? null,
-          idMap: body.idMap,
-          translationGroups: body.translationGroups,
-          commentRoots: body.commentRoots,
-        },
-      })) as unknown as Record<string, unknown>,
-  );
+  route(api, {
+    operation: executeExporterImport,
+    method: 'post',
+    path: '/import/blogplatform-plugin/execute',
+    summary: 'Import one step from a live site through its exporter plugin',
+    tags,
+    hidden: true,
+  });
   op(
     api,
     {
@@ -266,21 +243,14 @@ export function importRoutes(api: Api): void {
     },
     async ({ c, actor, services }) => (await analyzeUpload(c, actor, services)) as unknown as Record<string, unknown>,
   );
-  op(
-    api,
-    {
-      method: 'post',
-      path: '/import/blogplatform/prepare',
-      operationId: 'prepareBlogImport',
-      summary: 'Create the collections and fields an import needs (additive)',
-      tags,
-      hidden: true,
-      body: prepareBodySchema,
-      response: Any,
-    },
-    async ({ actor, services, body }) =>
-      (await services.import.prepare(actor, body.postTypes)) as unknown as Record<string, unknown>,
-  );
+  route(api, {
+    operation: prepareBlogImport,
+    method: 'post',
+    path: '/import/blogplatform/prepare',
+    summary: 'Create the collections and fields an import needs (additive)',
+    tags,
+    hidden: true,
+  });
   // Answers the envelope, or newline-delimited JSON with `?stream=1`: served by hand.
   api.post('/import/blogplatform/execute', (c) => executeUpload(c, c.get('actor'), c.get('services')));
 }
