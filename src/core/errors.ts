@@ -136,6 +136,31 @@ export function issuesError(message: string, issues: ValidationIssue[]): CmsErro
   return new CmsError('VALIDATION_ERROR', message, { issues });
 }
 
+/** What a zod issue carries that `details.issues` shows (zod itself stays out of core). */
+interface SchemaIssue {
+  readonly path: readonly PropertyKey[];
+  readonly code: string;
+  readonly message: string;
+}
+
+/** zod's issues in the shape of `details.issues`, their paths under `prefix` (a field, a part). */
+export function schemaIssues(issues: readonly SchemaIssue[], prefix: ValidationIssue['path'] = []): ValidationIssue[] {
+  return issues.map((i) => ({
+    path: [...prefix, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    code: i.code,
+    message: i.message,
+  }));
+}
+
+/** The 400 VALIDATION_ERROR of a value a schema refused: the one place zod issues become a CmsError. */
+export function schemaError(
+  message: string,
+  issues: readonly SchemaIssue[],
+  prefix?: ValidationIssue['path'],
+): CmsError {
+  return issuesError(message, schemaIssues(issues, prefix));
+}
+
 const codeOf = (err: unknown): unknown =>
   typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
 

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { CmsConfig } from '../core/config.js';
-import { CmsError, issuesError } from '../core/errors.js';
+import { CmsError, schemaError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { Services } from '../services/index.js';
 import { ADMIN_ROOT, createAdminApp, frontendOrigin } from './admin.js';
@@ -29,14 +29,7 @@ export const API_ROOT = '/_cms/api';
 function validationHook(result: { success: boolean; error?: unknown; target?: string }) {
   if (result.success) return;
   const issues = (result.error as { issues: Array<{ path: PropertyKey[]; code: string; message: string }> }).issues;
-  throw issuesError(
-    `Invalid request ${result.target === 'json' ? 'body' : (result.target ?? 'input')}`,
-    issues.map((i) => ({
-      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
-      code: i.code,
-      message: i.message,
-    })),
-  );
+  throw schemaError(`Invalid request ${result.target === 'json' ? 'body' : (result.target ?? 'input')}`, issues);
 }
 
 /** The REST API: every route under /_cms/api, documented or hidden. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type Actor, requireScope } from '../auth/actor.js';
-import { issuesError } from '../core/errors.js';
+import { schemaError } from '../core/errors.js';
 import { assertStorable } from '../core/text.js';
 import { checkHolds, type OpenDuring } from './holds.js';
 import type { Services } from './index.js';
@@ -123,14 +123,7 @@ export interface InvokeOptions {
 function parseAs(schema: z.ZodType, value: unknown, message: string): unknown {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw issuesError(
-    message,
-    parsed.error.issues.map((i) => ({
-      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
-      code: i.code,
-      message: i.message,
-    })),
-  );
+  throw schemaError(message, parsed.error.issues);
 }
 
 /**

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { type Actor, requirePermission } from '../../auth/actor.js';
-import { CmsError, isCmsError, issuesError } from '../../core/errors.js';
+import { CmsError, isCmsError, issuesError, schemaError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { findTextProblem } from '../../core/text.js';
 import { executeConfigSchema, pluginAnalyzeBodySchema, probeBodySchema } from '../../schemas/import.js';
@@ -91,14 +91,7 @@ function parseConfig(raw: string | undefined) {
   }
   const parsed = executeConfigSchema.safeParse(json);
   if (!parsed.success) {
-    throw issuesError(
-      'Invalid import config',
-      parsed.error.issues.map((i) => ({
-        path: ['config', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-        code: i.code,
-        message: i.message,
-      })),
-    );
+    throw schemaError('Invalid import config', parsed.error.issues, ['config']);
   }
   return parsed.data;
 }
@@ -188,10 +181,7 @@ async function jsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Pro
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw issuesError(
-      'Invalid request body',
-      parsed.error.issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message })),
-    );
+    throw schemaError('Invalid request body', parsed.error.issues);
   }
   return parsed.data;
 }

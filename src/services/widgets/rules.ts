@@ -1,4 +1,4 @@
-import { issuesError } from '../../core/errors.js';
+import { schemaError } from '../../core/errors.js';
 import { checkPortableText } from '../rich-text.js';
 import { label, MachineName, safeText } from '../structure-text.js';
 import { WIDGET_SETTINGS, type WidgetType } from './types.js';
@@ -21,14 +21,7 @@ export const WIDGET_RULES = {
 export function widgetSettings(type: WidgetType, settings: unknown): Record<string, unknown> {
   const parsed = WIDGET_SETTINGS[type].safeParse(settings ?? {});
   if (!parsed.success) {
-    throw issuesError(
-      `Invalid settings for a ${type} widget`,
-      parsed.error.issues.map((i) => ({
-        path: ['settings', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-        code: i.code,
-        message: i.message,
-      })),
-    );
+    throw schemaError(`Invalid settings for a ${type} widget`, parsed.error.issues, ['settings']);
   }
   const value = parsed.data as Record<string, unknown>;
   if (type === 'richText') value.content = checkPortableText(value.content, ['settings', 'content']);

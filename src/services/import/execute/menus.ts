@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCmsError, type ValidationIssue } from '../../../core/errors.js';
+import { isCmsError, schemaIssues, type ValidationIssue } from '../../../core/errors.js';
 import { menuItemFields } from '../../../schemas/menus.js';
 import type { SetItemInput } from '../../menus/index.js';
 import { checkItem } from '../../menus/item-input.js';
@@ -39,9 +39,7 @@ async function hasItems(deps: ImportDeps, menuId: string): Promise<boolean> {
 async function refusal(deps: ImportDeps, input: SetItemInput): Promise<string | null> {
   const { parentIndex: _parentIndex, ...fields } = input;
   const parsed = itemSchema.safeParse(fields);
-  const issues: ValidationIssue[] = parsed.success
-    ? []
-    : parsed.error.issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message }));
+  const issues: ValidationIssue[] = parsed.success ? [] : schemaIssues(parsed.error.issues);
   if (!issues.length) await checkItem(deps.ctx.db, await deps.schema.snapshot(), fields, [], issues);
   return issues.length ? issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : null;
 }

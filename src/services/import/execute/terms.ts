@@ -1,4 +1,4 @@
-import { isCmsError, issuesError } from '../../../core/errors.js';
+import { isCmsError, issuesError, schemaIssues } from '../../../core/errors.js';
 import { TermCreateBody } from '../../../schemas/taxonomies.js';
 import { decodeTermSlug, INTERNAL_TAXONOMIES, sourceTermKey, taxonomyName } from '../post-types.js';
 import type { WxrTerm } from '../wxr/model.js';
@@ -155,11 +155,7 @@ export class Terms {
           locale: this.scope.locale,
         });
         if (!input.success) {
-          const issues = input.error.issues.map((i) => ({
-            path: i.path.map(String),
-            code: i.code,
-            message: i.message,
-          }));
+          const issues = schemaIssues(input.error.issues);
           throw issuesError(
             `Invalid term: ${issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
             issues,
