@@ -11,7 +11,6 @@ import { CreateTokenBody } from '../../schemas/auth.js';
 import { CollectionPathParams, EntryPathParams, GuardedBody, ListContentQuery } from '../../schemas/content.js';
 import { listOptions } from '../../schemas/content-list.js';
 import { TransferFileParams, TransferIdParams } from '../../schemas/transfer.js';
-import { ListUsersQuerySchema, UpdateUserBody } from '../../schemas/users.js';
 import { checkHolds, DRIVES_SITE_IMPORT, type OpenDuring, SIGN_IN } from '../../services/holds.js';
 import { loadCliConfig } from '../config.js';
 import { ApiError, CliError } from '../errors.js';
@@ -173,11 +172,6 @@ export async function openLocalTarget(options: LocalOptions): Promise<Target> {
     },
     users: {
       ...invokedBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, call, answer),
-      list: (p) => answer(() => services.users.admin.list(actor, check(ListUsersQuerySchema, p, 'query'))),
-      get: (id) => answer(() => services.users.admin.get(actor, id)),
-      update: (id, body) => gated(() => services.users.admin.update(actor, id, check(UpdateUserBody, body, 'body'))),
-      disable: (id) => gated(() => services.users.admin.disable(actor, id)),
-      enable: (id) => gated(() => services.users.admin.enable(actor, id)),
       loginLink: (email) =>
         gated(async () => ({ ...(await services.auth.magicLinks.commandLineLink(email)), emailed: false }), SIGN_IN),
     },

@@ -142,11 +142,6 @@ export function openRemoteTarget(source: TokenSource): Target {
     },
     users: {
       ...calledBy<typeof USERS_OPERATIONS, Target['users']>(USERS_OPERATIONS, api, unwrap),
-      list: (query) => unwrap(api.GET('/admin/users', { params: { query } })),
-      get: (id) => unwrap(api.GET('/admin/users/{id}', { params: { path: { id } } })),
-      update: (id, body) => unwrap(api.PUT('/admin/users/{id}', { params: { path: { id } }, body })),
-      disable: (id) => unwrap(api.POST('/admin/users/{id}/disable', { params: { path: { id } } })),
-      enable: (id) => unwrap(api.POST('/admin/users/{id}/enable', { params: { path: { id } } })),
       loginLink: async (email) => {
         const user = await findUserByEmail(email);
         const sent = await hidden<{ emailed: boolean; link: string | null }>(
