@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Actor } from '../auth/actor.js';
+import { type AnyOperation, invoke, type Passed } from '../operations/operation.js';
 import { ErrorEnvelope, envelope } from '../schemas/common.js';
 import { HOLD_ANSWERS, holdsMet, type OpenDuring } from '../services/holds.js';
 import type { Services } from '../services/index.js';
-import { type AnyOperation, invoke, type Passed } from '../services/operation.js';
 import type { AppEnv } from './env.js';
 import { declareOpen } from './middleware/holds.js';
 
@@ -256,7 +256,7 @@ export type RouteSpec = Omit<
 type RouteParts = { params: unknown; query: unknown; body: unknown };
 
 /**
- * Serve one operation of the catalogue (services/<domain>/operations.ts) over REST: its schemas
+ * Serve one operation of the catalogue (operations/<domain>.ts) over REST: its schemas
  * validate the request and build the document, and the handler is `invoke`.
  */
 export function route(app: Api, spec: RouteSpec): void {

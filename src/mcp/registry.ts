@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.js';
+import type { AnyOperation, DoorShape, OperationArgs } from '../operations/operation.js';
 import type { OpenDuring } from '../services/holds.js';
 import type { Services } from '../services/index.js';
-import type { AnyOperation, DoorShape, OperationArgs } from '../services/operation.js';
 
 /**
  * MCP tools: name, title and scope from the spec's tool table, an input
@@ -45,7 +45,7 @@ const strict = (schema: z.ZodType): z.ZodType => (schema instanceof z.ZodObject 
 
 const readOnly = (annotations: ToolAnnotations) => annotations.readOnlyHint === true;
 
-/** A tool that is one operation of the catalogue (services/<domain>/operations.ts). */
+/** A tool that is one operation of the catalogue (operations/<domain>.ts). */
 export function toolOf<I extends z.ZodType>(
   operation: AnyOperation,
   def: {

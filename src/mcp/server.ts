@@ -10,8 +10,8 @@ import { CmsError, knownFailure } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { RELEASE_VERSION } from '../core/version.js';
 import { currentQueryScope, inQueryScope, roundMs } from '../db/query-scope.js';
+import { invoke } from '../operations/operation.js';
 import type { Services } from '../services/index.js';
-import { invoke } from '../services/operation.js';
 import { jsonSchemaOf, type ToolDef } from './registry.js';
 import { coreTools } from './tools/index.js';
 

@@ -3,10 +3,10 @@ import { OPERATION_ROUTES } from '../../generated/operation-routes.gen.js';
 import { systemActor } from '../../src/auth/actor.js';
 import { CmsError } from '../../src/core/errors.js';
 import { coreTools } from '../../src/mcp/tools/index.js';
-import { CATALOGUE } from '../../src/services/catalogue.js';
+import { CATALOGUE } from '../../src/operations/index.js';
+import { type AnyOperation, type Door, invoke } from '../../src/operations/operation.js';
 import { holdsMet } from '../../src/services/holds.js';
 import type { Services } from '../../src/services/index.js';
-import { type AnyOperation, type Door, invoke } from '../../src/services/operation.js';
 
 /**
  * The catalogue's rules hold for every operation, whatever door serves it:

@@ -1,5 +1,5 @@
-import { operationById } from '../../services/catalogue.js';
-import { invoke, type OperationCall } from '../../services/operation.js';
+import { operationById } from '../../operations/index.js';
+import { invoke, type OperationCall } from '../../operations/operation.js';
 import type { BindingTable, Bound } from './operations.js';
 
 /** The local target's methods of a binding table: `invoke` on the services, each failure answered as REST would. */

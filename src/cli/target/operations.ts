@@ -4,7 +4,7 @@ import { OPERATION_ROUTES, type OperationId } from '../../../generated/operation
 
 /**
  * The command line's methods that are one operation of the catalogue
- * (services/<domain>/operations.ts), each with how its arguments become the
+ * (operations/<domain>.ts), each with how its arguments become the
  * operation's parts. Both targets are built from this one table: the local
  * target invokes the operation on the database (local-operations.ts; the
  * tables by group are in bindings/), the

@@ -4,13 +4,13 @@ import {
   listContentRevisions,
   lookupContent,
   restoreContentRevision,
-} from '../../services/content/operations.js';
+} from '../../operations/content.js';
 import { type Api, route } from '../op.js';
 
 /**
  * What the admin reads around entries (content model with counts, dashboard,
  * reference lookup) and an entry's revisions. Contributor and up; the rules
- * live in the content service (operations: services/content/operations.ts).
+ * live in the content service (operations: operations/content.ts).
  */
 export function adminContentRoutes(api: Api): void {
   const tags = ['Content'];

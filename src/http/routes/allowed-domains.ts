@@ -3,7 +3,7 @@ import {
   deleteAllowedDomain,
   listAllowedDomains,
   updateAllowedDomain,
-} from '../../services/auth/operations.js';
+} from '../../operations/auth.js';
 import { type Api, route } from '../op.js';
 
 /** Allowed email domains for self-service sign-up (Admin role). */

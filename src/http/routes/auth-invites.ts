@@ -1,5 +1,5 @@
+import { createInvite, deleteInvite, getInvite, inviteOptions, listInvites } from '../../operations/auth.js';
 import { asEnrolment, EnrolBody, SignedIn } from '../../schemas/auth.js';
-import { createInvite, deleteInvite, getInvite, inviteOptions, listInvites } from '../../services/auth/operations.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';

@@ -1,5 +1,5 @@
+import { sendMagicLink } from '../../operations/auth.js';
 import { SignedIn, TokenBody } from '../../schemas/auth.js';
-import { sendMagicLink } from '../../services/auth/operations.js';
 import { SIGN_IN } from '../../services/holds.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';

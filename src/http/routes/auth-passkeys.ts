@@ -1,4 +1,3 @@
-import { asAuthentication, PasskeyVerifyBody, SignedIn } from '../../schemas/auth.js';
 import {
   addPasskey,
   addPasskeyOptions,
@@ -6,7 +5,8 @@ import {
   passkeySignInOptions,
   removePasskey,
   renamePasskey,
-} from '../../services/auth/operations.js';
+} from '../../operations/auth.js';
+import { asAuthentication, PasskeyVerifyBody, SignedIn } from '../../schemas/auth.js';
 import { SIGN_IN } from '../../services/holds.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';

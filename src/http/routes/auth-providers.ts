@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { listLinkedIdentities, listLoginProviders, unlinkIdentity } from '../../operations/auth.js';
 import { ProviderParams, ProviderStartBody, ProviderStartResult } from '../../schemas/auth-providers.js';
-import { listLinkedIdentities, listLoginProviders, unlinkIdentity } from '../../services/auth/operations.js';
 import { PROVIDER_BROWSER_COOKIE, SIGNIN_TTL_MS } from '../../services/auth/providers/index.js';
 import { SIGN_IN } from '../../services/holds.js';
 import type { AppEnv } from '../env.js';

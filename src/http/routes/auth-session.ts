@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authMe, authMethods } from '../../services/auth/operations.js';
+import { authMe, authMethods } from '../../operations/auth.js';
 import { SIGN_IN } from '../../services/holds.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op, route } from '../op.js';

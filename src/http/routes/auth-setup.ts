@@ -1,5 +1,5 @@
+import { setupOptions, setupStatus } from '../../operations/auth.js';
 import { asRegistration, SetupCompleteBody, SignedIn } from '../../schemas/auth.js';
-import { setupOptions, setupStatus } from '../../services/auth/operations.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op, route } from '../op.js';
 import { currentSessionId, signedIn } from '../session-cookie.js';

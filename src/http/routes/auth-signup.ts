@@ -1,5 +1,5 @@
+import { getSignup, requestSignup, signupOptions } from '../../operations/auth.js';
 import { asEnrolment, EnrolBody, SignedIn } from '../../schemas/auth.js';
-import { getSignup, requestSignup, signupOptions } from '../../services/auth/operations.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';
 import { type Api, op, route } from '../op.js';

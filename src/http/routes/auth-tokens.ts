@@ -1,4 +1,4 @@
-import { createToken, listScopes, listTokens, revokeToken } from '../../services/auth/operations.js';
+import { createToken, listScopes, listTokens, revokeToken } from '../../operations/auth.js';
 import { type Api, route } from '../op.js';
 
 /** Personal access tokens of the signed-in user; Admins may list and revoke others' (hidden from OpenAPI). */

@@ -5,12 +5,12 @@ import {
   listBylines,
   listBylineTranslations,
   updateByline,
-} from '../../services/content/byline-operations.js';
+} from '../../operations/bylines.js';
 import { type Api, route } from '../op.js';
 
 /**
  * Byline administration: served for the admin app, outside the documented contract (MCP tools are
- * the interface; operations: services/content/byline-operations.ts).
+ * the interface; operations: operations/bylines.ts).
  */
 export function bylineRoutes(api: Api): void {
   const tags = ['Bylines'];

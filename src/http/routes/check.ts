@@ -1,7 +1,7 @@
-import { checkSite, repairSite } from '../../services/check/operations.js';
+import { checkSite, repairSite } from '../../operations/check.js';
 import { type Api, route } from '../op.js';
 
-/** The consistency checker (docs/operations.md "Consistency checker"; operations: services/check/operations.ts). */
+/** The consistency checker (docs/operations.md "Consistency checker"; operations: operations/check.ts). */
 export function checkRoutes(api: Api): void {
   const tags = ['Site health'];
   const who = 'Administrators (`site:check`); Bearer tokens also need the `admin` scope.';

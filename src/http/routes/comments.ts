@@ -1,7 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CmsError } from '../../core/errors.js';
-import { LIMITS } from '../../services/comments/index.js';
 import {
   bulkCommentAction,
   createComment,
@@ -12,7 +11,8 @@ import {
   listPublicComments,
   type SubmissionTransport,
   updateCommentStatus,
-} from '../../services/comments/operations.js';
+} from '../../operations/comments.js';
+import { LIMITS } from '../../services/comments/index.js';
 import type { AppEnv } from '../env.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import { publicWrite } from '../middleware/session.js';

@@ -22,14 +22,14 @@ import {
   unpublishContent,
   unscheduleContent,
   updateContent,
-} from '../../services/content/operations.js';
-import type { AnyOperation } from '../../services/operation.js';
+} from '../../operations/content.js';
+import type { AnyOperation } from '../../operations/operation.js';
 import { type Api, route } from '../op.js';
 
 /** Where a read may carry a preview token besides `?preview=` (docs/frontends.md). */
 const PREVIEW_HEADER = 'x-cms-preview';
 
-/** Routes of the spec's "Content" table (operations: services/content/operations.ts). */
+/** Routes of the spec's "Content" table (operations: operations/content.ts). */
 export function contentRoutes(api: Api): void {
   const tags = ['Content'];
   const base = '/content/{collection}';

@@ -4,7 +4,7 @@ import {
   getMediaFolder,
   listMediaFolders,
   updateMediaFolder,
-} from '../../services/media/operations.js';
+} from '../../operations/media.js';
 import { type Api, route } from '../op.js';
 
 /** Folders of the media library. Registered before `/media/{id}` so `folders` is never read as an ID. */

@@ -8,10 +8,10 @@ import {
   repairMediaUsage,
   retryMediaUsageCollectionDeletion,
   retryMediaUsageWork,
-} from '../../services/media-usage/operations.js';
+} from '../../operations/media-usage.js';
 import { type Api, route } from '../op.js';
 
-/** The operator operations of media usage tracking (spec: /admin/media-usage/*; operations: services/media-usage/operations.ts). */
+/** The operator operations of media usage tracking (spec: /admin/media-usage/*; operations: operations/media-usage.ts). */
 export function mediaUsageRoutes(api: Api): void {
   const tags = ['Media usage'];
   const operator = 'Session users need `schema:manage`; Bearer tokens also need the `admin` scope.';

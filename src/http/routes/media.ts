@@ -3,6 +3,15 @@ import type { Context } from 'hono';
 import type { Actor } from '../../auth/actor.js';
 import { CmsError, issuesError } from '../../core/errors.js';
 import {
+  confirmMediaUpload,
+  deleteMedia,
+  getMedia,
+  getMediaUploadUrl,
+  getMediaUsage,
+  listMedia,
+  updateMedia,
+} from '../../operations/media.js';
+import {
   ImageFieldValueSchema,
   MediaIdParams,
   MediaSingle,
@@ -16,15 +25,6 @@ import {
 } from '../../schemas/media.js';
 import type { Services } from '../../services/index.js';
 import { discardStaged, MAX_THUMBNAIL_BYTES, type StagedFile } from '../../services/media/index.js';
-import {
-  confirmMediaUpload,
-  deleteMedia,
-  getMedia,
-  getMediaUploadUrl,
-  getMediaUsage,
-  listMedia,
-  updateMedia,
-} from '../../services/media/operations.js';
 import type { AppEnv } from '../env.js';
 import { fileResponse } from '../file-response.js';
 import { imageResponse } from '../image-response.js';
@@ -117,7 +117,7 @@ async function receiveForm<S extends z.ZodType>(
 
 /**
  * Routes of the spec's "Media" table (the /admin/media-usage ones belong to usage tracking), and the file route
- * (operations: services/media/operations.ts). The streamed uploads and the file and image answers are
+ * (operations: operations/media.ts). The streamed uploads and the file and image answers are
  * transport and stay here.
  */
 export function mediaRoutes(api: Api): void {

@@ -9,10 +9,10 @@ import {
   reorderMenuItems,
   updateMenu,
   updateMenuItem,
-} from '../../services/menus/operations.js';
+} from '../../operations/menus.js';
 import { type Api, route } from '../op.js';
 
-/** Routes of the spec's menu rows (operations: services/menus/operations.ts). */
+/** Routes of the spec's menu rows (operations: operations/menus.ts). */
 export function menuRoutes(api: Api): void {
   const tags = ['Menus'];
   const one = '/menus/{name}';

@@ -1,4 +1,4 @@
-import { oauthDisconnect, oauthListConnections } from '../../services/oauth/operations.js';
+import { oauthDisconnect, oauthListConnections } from '../../operations/oauth.js';
 import { type Api, route } from '../op.js';
 
 /** The signed-in user's connected OAuth applications, and disconnecting one (hidden from OpenAPI). */

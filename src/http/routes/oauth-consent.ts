@@ -5,7 +5,7 @@ import {
   oauthDeviceApprove,
   oauthDeviceDeny,
   oauthDeviceView,
-} from '../../services/oauth/operations.js';
+} from '../../operations/oauth.js';
 import { type Api, route } from '../op.js';
 
 /**

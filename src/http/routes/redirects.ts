@@ -9,12 +9,12 @@ import {
   pruneNotFoundLog,
   testRedirect,
   updateRedirect,
-} from '../../services/redirects/operations.js';
+} from '../../operations/redirects.js';
 import { type Api, route } from '../op.js';
 
 /**
  * Routes of the spec's "Redirects" table, plus "test a path" (operations:
- * services/redirects/operations.ts). Neither prune nor clear touches rules.
+ * operations/redirects.ts). Neither prune nor clear touches rules.
  */
 export function redirectRoutes(api: Api): void {
   const tags = ['Redirects'];

@@ -18,10 +18,10 @@ import {
   updateBlockType,
   updateCollection,
   updateField,
-} from '../../services/schema/operations.js';
+} from '../../operations/schema.js';
 import { type Api, route } from '../op.js';
 
-/** Routes of the spec's "Schema" table (operations: services/schema/operations.ts). Editors read; Admins write. */
+/** Routes of the spec's "Schema" table (operations: operations/schema.ts). Editors read; Admins write. */
 export function schemaRoutes(api: Api): void {
   const tags = ['Schema'];
   const collection = '/schema/collections/{slug}';

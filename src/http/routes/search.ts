@@ -1,13 +1,7 @@
-import {
-  enableSearch,
-  getSearchStats,
-  rebuildSearchIndex,
-  search,
-  searchSuggest,
-} from '../../services/search/operations.js';
+import { enableSearch, getSearchStats, rebuildSearchIndex, search, searchSuggest } from '../../operations/search.js';
 import { type Api, route } from '../op.js';
 
-/** Routes of the spec's "Search" table (operations: services/search/operations.ts). Rules live in the search service. */
+/** Routes of the spec's "Search" table (operations: operations/search.ts). Rules live in the search service. */
 export function searchRoutes(api: Api): void {
   const tags = ['Search'];
   route(api, {

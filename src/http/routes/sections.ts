@@ -1,13 +1,7 @@
-import {
-  createSection,
-  deleteSection,
-  getSection,
-  listSections,
-  updateSection,
-} from '../../services/sections/operations.js';
+import { createSection, deleteSection, getSection, listSections, updateSection } from '../../operations/sections.js';
 import { type Api, route } from '../op.js';
 
-/** Routes of the spec's section rows (operations: services/sections/operations.ts). */
+/** Routes of the spec's section rows (operations: operations/sections.ts). */
 export function sectionRoutes(api: Api): void {
   const tags = ['Sections'];
   route(api, {

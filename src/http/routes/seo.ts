@@ -1,8 +1,8 @@
-import { getEntrySeo, getHreflangAlternates, updateEntrySeo } from '../../services/seo/operations.js';
+import { getEntrySeo, getHreflangAlternates, updateEntrySeo } from '../../operations/seo.js';
 import { type Api, route } from '../op.js';
 
 /**
- * Entry SEO and hreflang alternates (operations: services/seo/operations.ts). Not in the spec's
+ * Entry SEO and hreflang alternates (operations: operations/seo.ts). Not in the spec's
  * route tables: added for i18n rule 8 and the entry-level `noindex`, documented like the rest.
  */
 export function seoRoutes(api: Api): void {

@@ -1,7 +1,7 @@
-import { getSettings, updateSettings } from '../../services/settings/operations.js';
+import { getSettings, updateSettings } from '../../operations/settings.js';
 import { type Api, route } from '../op.js';
 
-/** Site settings: Editors read, Admins change (operations: services/settings/operations.ts). */
+/** Site settings: Editors read, Admins change (operations: operations/settings.ts). */
 export function settingsRoutes(api: Api): void {
   const tags = ['Settings'];
   route(api, { operation: getSettings, method: 'get', path: '/settings', summary: 'Get the site settings', tags });

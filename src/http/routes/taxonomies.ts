@@ -14,12 +14,12 @@ import {
   setContentTerms,
   updateTaxonomy,
   updateTerm,
-} from '../../services/taxonomies/operations.js';
+} from '../../operations/taxonomies.js';
 import { type Api, route } from '../op.js';
 
 /**
  * Routes of the spec's "Taxonomies" table and the content-terms routes (operations:
- * services/taxonomies/operations.ts). Rules live in the taxonomy service.
+ * operations/taxonomies.ts). Rules live in the taxonomy service.
  */
 export function taxonomyRoutes(api: Api): void {
   const tags = ['Taxonomies'];

@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
 import { z } from '@hono/zod-openapi';
-import { ImportSchema, TransferFileParams, TransferIdParams, UploadFileBody } from '../../schemas/transfer.js';
-import { DRIVES_SITE_IMPORT } from '../../services/holds.js';
 import {
   abandonTransferImport,
   advanceTransferExport,
@@ -22,7 +20,9 @@ import {
   listTransferExports,
   listTransferImportMissingFiles,
   listTransferImports,
-} from '../../services/transfer/api-operations.js';
+} from '../../operations/transfer.js';
+import { ImportSchema, TransferFileParams, TransferIdParams, UploadFileBody } from '../../schemas/transfer.js';
+import { DRIVES_SITE_IMPORT } from '../../services/holds.js';
 import { ManifestSchema } from '../../services/transfer/manifest.js';
 import { octetBody } from '../octet-body.js';
 import { type Api, op, route } from '../op.js';

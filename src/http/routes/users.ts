@@ -1,14 +1,7 @@
-import {
-  disableUser,
-  enableUser,
-  getUser,
-  listUsers,
-  sendRecoveryLink,
-  updateUser,
-} from '../../services/users/operations.js';
+import { disableUser, enableUser, getUser, listUsers, sendRecoveryLink, updateUser } from '../../operations/users.js';
 import { type Api, route } from '../op.js';
 
-/** Routes of the spec's "Users" table (Admin role), plus the hidden recovery-link route (operations: services/users/operations.ts). */
+/** Routes of the spec's "Users" table (Admin role), plus the hidden recovery-link route (operations: operations/users.ts). */
 export function usersRoutes(api: Api): void {
   const tags = ['Users'];
 

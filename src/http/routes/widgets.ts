@@ -7,10 +7,10 @@ import {
   listWidgetAreas,
   reorderWidgets,
   updateWidget,
-} from '../../services/widgets/operations.js';
+} from '../../operations/widgets.js';
 import { type Api, route } from '../op.js';
 
-/** Routes of the spec's widget-area rows (operations: services/widgets/operations.ts). */
+/** Routes of the spec's widget-area rows (operations: operations/widgets.ts). */
 export function widgetRoutes(api: Api): void {
   const tags = ['Widgets'];
   const area = '/widget-areas/{name}';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { BylineCreateBody, BylineListQuery, BylineUpdateBody } from '../../schemas/bylines.js';
 import {
   createByline,
   deleteByline,
@@ -7,7 +6,8 @@ import {
   listBylines,
   listBylineTranslations,
   updateByline,
-} from '../../services/content/byline-operations.js';
+} from '../../operations/bylines.js';
+import { BylineCreateBody, BylineListQuery, BylineUpdateBody } from '../../schemas/bylines.js';
 import { DESTRUCTIVE, READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Id = z.object({ id: z.string().min(1) });

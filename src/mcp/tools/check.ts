@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { checkSite, repairSite } from '../../operations/check.js';
 import { CHECK_IDS } from '../../services/check/model.js';
-import { checkSite, repairSite } from '../../services/check/operations.js';
 import { READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Input = z.object({

@@ -1,12 +1,5 @@
 import { z } from 'zod';
 import {
-  CreateContentBody,
-  GuardedBody,
-  ListContentQuery,
-  ScheduleBody,
-  UpdateContentBody,
-} from '../../schemas/content.js';
-import {
   compareContent,
   createContentWithTerms,
   deleteContent,
@@ -23,8 +16,15 @@ import {
   unpublishContent,
   unscheduleContent,
   updateContentWithTerms,
-} from '../../services/content/operations.js';
-import type { AnyOperation } from '../../services/operation.js';
+} from '../../operations/content.js';
+import type { AnyOperation } from '../../operations/operation.js';
+import {
+  CreateContentBody,
+  GuardedBody,
+  ListContentQuery,
+  ScheduleBody,
+  UpdateContentBody,
+} from '../../schemas/content.js';
 import { DESTRUCTIVE, READ, type ToolDef, tool, toolOf, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { issuesError } from '../../core/errors.js';
-import { repairMediaUsage } from '../../services/media-usage/operations.js';
+import { repairMediaUsage } from '../../operations/media-usage.js';
 import { type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const RepairInput = z.object({

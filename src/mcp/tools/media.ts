@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ListMediaQuery, UpdateMediaBody } from '../../schemas/media.js';
 import {
   Base64Upload,
   ConfirmByKeyBody,
@@ -9,7 +8,8 @@ import {
   listMedia,
   updateMedia,
   uploadMediaBase64,
-} from '../../services/media/operations.js';
+} from '../../operations/media.js';
+import { ListMediaQuery, UpdateMediaBody } from '../../schemas/media.js';
 import { DESTRUCTIVE, READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Id = z.object({ id: z.string().min(1).max(64).describe('Media item ID') });

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { MenuCreateBody, SetMenuItemsInput } from '../../schemas/menus.js';
-import { label, MachineName } from '../../schemas/text.js';
 import {
   createMenu,
   deleteMenu,
@@ -9,7 +7,9 @@ import {
   listMenuTranslations,
   setMenuItems,
   updateMenu,
-} from '../../services/menus/operations.js';
+} from '../../operations/menus.js';
+import { MenuCreateBody, SetMenuItemsInput } from '../../schemas/menus.js';
+import { label, MachineName } from '../../schemas/text.js';
 import { DESTRUCTIVE, READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Locale = z.string().max(35).optional().describe('A configured locale (default locale when omitted)');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { restoreContentRevision } from '../../operations/content.js';
 import { GuardedBody } from '../../schemas/content.js';
-import { restoreContentRevision } from '../../services/content/operations.js';
 import { READ, type ToolDef, tool, toolOf, WRITE } from '../registry.js';
 
 const Entry = z.object({ collection: z.string().min(1), id: z.string().min(1) });

@@ -1,13 +1,5 @@
 import { z } from 'zod';
 import {
-  CreateBlockTypeBody,
-  CreateCollectionBody,
-  FieldInputSchema,
-  FieldUpdateSchema,
-  UpdateBlockTypeBody,
-  UpdateCollectionBody,
-} from '../../schemas/schema.js';
-import {
   activateBlockTypeVersion,
   createBlockType,
   createCollection,
@@ -21,7 +13,15 @@ import {
   updateBlockType,
   updateCollection,
   updateField,
-} from '../../services/schema/operations.js';
+} from '../../operations/schema.js';
+import {
+  CreateBlockTypeBody,
+  CreateCollectionBody,
+  FieldInputSchema,
+  FieldUpdateSchema,
+  UpdateBlockTypeBody,
+  UpdateCollectionBody,
+} from '../../schemas/schema.js';
 import { DESTRUCTIVE, READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Collection = z.object({ collection: z.string().min(1).describe('Collection slug') });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { search } from '../../operations/search.js';
 import { SlugParam } from '../../schemas/common.js';
 import { SearchQuery, SearchQueryText } from '../../schemas/search.js';
-import { search } from '../../services/search/operations.js';
 import { READ, type ToolDef, toolOf } from '../registry.js';
 
 const SearchInput = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { getSettings, updateSettings } from '../../operations/settings.js';
 import { SettingsUpdateBody } from '../../schemas/settings.js';
-import { getSettings, updateSettings } from '../../services/settings/operations.js';
 import { READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 export const settingsTools: ToolDef[] = [

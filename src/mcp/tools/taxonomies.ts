@@ -1,13 +1,5 @@
 import { z } from 'zod';
 import {
-  TaxonomyCreateBody,
-  TaxonomyUpdateBody,
-  TermCreateBody,
-  TermListQuery,
-  TermUpdateBody,
-} from '../../schemas/taxonomies.js';
-import { MachineName } from '../../schemas/text.js';
-import {
   createTaxonomy,
   createTerm,
   deleteTaxonomy,
@@ -18,7 +10,15 @@ import {
   listTermTranslations,
   updateTaxonomy,
   updateTerm,
-} from '../../services/taxonomies/operations.js';
+} from '../../operations/taxonomies.js';
+import {
+  TaxonomyCreateBody,
+  TaxonomyUpdateBody,
+  TermCreateBody,
+  TermListQuery,
+  TermUpdateBody,
+} from '../../schemas/taxonomies.js';
+import { MachineName } from '../../schemas/text.js';
 import { DESTRUCTIVE, READ, type ToolDef, toolOf, WRITE } from '../registry.js';
 
 const Locale = z.string().max(35).optional().describe('A configured locale (default locale when omitted)');

@@ -1,5 +1,5 @@
-import { SettingsSchema, SettingsUpdateBody } from '../../schemas/settings.js';
-import { operation } from '../operation.js';
+import { SettingsSchema, SettingsUpdateBody } from '../schemas/settings.js';
+import { operation } from './operation.js';
 
 /** The site settings operations (MCP settings_*): Editors read them, Admins change them. */
 export const getSettings = operation({

@@ -15,9 +15,9 @@ import {
   ReceiptSchema,
   TransferIdParams,
   TransferListQuery,
-} from '../../schemas/transfer.js';
-import { DRIVES_SITE_IMPORT } from '../holds.js';
-import { operation } from '../operation.js';
+} from '../schemas/transfer.js';
+import { DRIVES_SITE_IMPORT } from '../services/holds.js';
+import { operation } from './operation.js';
 
 /**
  * The site transfer operations of the REST table (spec: "Site transfer").

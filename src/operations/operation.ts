@@ -2,12 +2,12 @@ import type { z } from 'zod';
 import { type Actor, requireScope } from '../auth/actor.js';
 import { schemaError } from '../core/errors.js';
 import { assertStorable } from '../core/text.js';
-import { checkHolds, type OpenDuring } from './holds.js';
-import type { Services } from './index.js';
+import { checkHolds, type OpenDuring } from '../services/holds.js';
+import type { Services } from '../services/index.js';
 
 /**
  * The operation catalogue: each operation is declared once, beside its
- * service (`services/<domain>/operations.ts`), and every door serves that
+ * service (`operations/<domain>.ts`), and every door serves that
  * declaration: a REST route is the operation plus a method and a path
  * (http/op.ts `route`), an MCP tool is the operation plus a name, a title and
  * annotations (mcp/registry.ts `toolOf`), the command line's local target

@@ -14,8 +14,8 @@ import {
   PublicCommentList,
   PublicCommentsQuery,
   UpdateCommentStatusBody,
-} from '../../schemas/comments.js';
-import { operation } from '../operation.js';
+} from '../schemas/comments.js';
+import { operation } from './operation.js';
 
 /**
  * The comment operations (spec: "Comments" table): two public ones, the rest

@@ -1,27 +1,27 @@
-import * as auth from './auth/operations.js';
-import * as check from './check/operations.js';
-import * as comments from './comments/operations.js';
-import * as bylines from './content/byline-operations.js';
-import * as content from './content/operations.js';
-import * as importing from './import/operations.js';
-import * as media from './media/operations.js';
-import * as mediaUsage from './media-usage/operations.js';
-import * as menus from './menus/operations.js';
-import * as oauth from './oauth/operations.js';
+import * as auth from './auth.js';
+import * as bylines from './bylines.js';
+import * as check from './check.js';
+import * as comments from './comments.js';
+import * as content from './content.js';
+import * as importing from './import.js';
+import * as media from './media.js';
+import * as mediaUsage from './media-usage.js';
+import * as menus from './menus.js';
+import * as oauth from './oauth.js';
 import type { AnyOperation } from './operation.js';
-import * as redirects from './redirects/operations.js';
-import * as schema from './schema/operations.js';
-import * as search from './search/operations.js';
-import * as sections from './sections/operations.js';
-import * as seo from './seo/operations.js';
-import * as settings from './settings/operations.js';
-import * as taxonomies from './taxonomies/operations.js';
-import * as transfer from './transfer/api-operations.js';
-import * as users from './users/operations.js';
-import * as widgets from './widgets/operations.js';
+import * as redirects from './redirects.js';
+import * as schema from './schema.js';
+import * as search from './search.js';
+import * as sections from './sections.js';
+import * as seo from './seo.js';
+import * as settings from './settings.js';
+import * as taxonomies from './taxonomies.js';
+import * as transfer from './transfer.js';
+import * as users from './users.js';
+import * as widgets from './widgets.js';
 
 /**
- * Every operation of the catalogue by its id (services/<domain>/operations.ts):
+ * Every operation of the catalogue by its id (operations/<domain>.ts):
  * what the command line's local target resolves an operation id with. Two
  * operations with one id stop start-up here.
  */

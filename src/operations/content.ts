@@ -9,7 +9,7 @@ import {
   RevisionList,
   RevisionListQuery,
   RevisionPathParams,
-} from '../../schemas/admin-content.js';
+} from '../schemas/admin-content.js';
 import {
   AcquireLockBody,
   AuthorsResult,
@@ -30,11 +30,11 @@ import {
   SingleContent,
   TranslationsResult,
   UpdateContentBody,
-} from '../../schemas/content.js';
-import { listOptions } from '../../schemas/content-list.js';
-import { GetContentPreviewQuery, PreviewLinkSchema, PreviewRotateResult } from '../../schemas/preview.js';
-import type { Services } from '../index.js';
-import { operation } from '../operation.js';
+} from '../schemas/content.js';
+import { listOptions } from '../schemas/content-list.js';
+import { GetContentPreviewQuery, PreviewLinkSchema, PreviewRotateResult } from '../schemas/preview.js';
+import type { Services } from '../services/index.js';
+import { operation } from './operation.js';
 
 /**
  * The content operations (spec: the "Content" table, the admin's content views; MCP content_*,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { pluginExecuteBodySchema, prepareBodySchema } from '../../schemas/import.js';
-import { operation } from '../operation.js';
+import { pluginExecuteBodySchema, prepareBodySchema } from '../schemas/import.js';
+import { operation } from './operation.js';
 
 /**
  * The import operations with JSON bodies (the exporter plugin's batches, the

@@ -1,5 +1,5 @@
-import { CheckQuery, CheckReportSchema, RepairCheckBody } from '../../schemas/check.js';
-import { operation } from '../operation.js';
+import { CheckQuery, CheckReportSchema, RepairCheckBody } from '../schemas/check.js';
+import { operation } from './operation.js';
 
 /**
  * The consistency checker (docs/operations.md "Consistency checker"; MCP check_site, repair_site).

@@ -1,7 +1,7 @@
-import { RecoveryLinkResult } from '../../schemas/auth.js';
-import { ListUsersQuerySchema, UpdateUserBody, UserIdParams, UserListSchema, UserSchema } from '../../schemas/users.js';
-import { SIGN_IN } from '../holds.js';
-import { operation } from '../operation.js';
+import { RecoveryLinkResult } from '../schemas/auth.js';
+import { ListUsersQuerySchema, UpdateUserBody, UserIdParams, UserListSchema, UserSchema } from '../schemas/users.js';
+import { SIGN_IN } from '../services/holds.js';
+import { operation } from './operation.js';
 
 /**
  * The user administration operations (spec: "Users" table, Admin role). No MCP

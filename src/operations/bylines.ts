@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { BylineCreateBody, BylineListQuery, BylineUpdateBody } from '../../schemas/bylines.js';
-import { BylineSchema } from '../../schemas/content.js';
-import { operation } from '../operation.js';
+import { BylineCreateBody, BylineListQuery, BylineUpdateBody } from '../schemas/bylines.js';
+import { BylineSchema } from '../schemas/content.js';
+import { operation } from './operation.js';
 
 /**
  * The byline operations (MCP byline_*; the REST routes serve the admin app, outside the

@@ -6,9 +6,9 @@ import {
   DeviceViewSchema,
   RequestIdParams,
   UserCodeParams,
-} from '../../schemas/oauth.js';
-import { SIGN_IN } from '../holds.js';
-import { operation } from '../operation.js';
+} from '../schemas/oauth.js';
+import { SIGN_IN } from '../services/holds.js';
+import { operation } from './operation.js';
 
 /** The OAuth operations of the catalogue. */
 export const oauthConsentView = operation({

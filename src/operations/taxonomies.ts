@@ -21,8 +21,8 @@ import {
   TermSchema,
   TermTranslations,
   TermUpdateBody,
-} from '../../schemas/taxonomies.js';
-import { operation } from '../operation.js';
+} from '../schemas/taxonomies.js';
+import { operation } from './operation.js';
 
 /**
  * The taxonomy operations (spec: the "Taxonomies" table and the content-terms rows; MCP

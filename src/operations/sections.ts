@@ -6,8 +6,8 @@ import {
   SectionParams,
   SectionSchema,
   SectionUpdateBody,
-} from '../../schemas/sections.js';
-import { operation } from '../operation.js';
+} from '../schemas/sections.js';
+import { operation } from './operation.js';
 
 /**
  * The section operations (spec: section rows; REST only, no MCP tool). A token reads them

@@ -11,8 +11,8 @@ import {
   WidgetReorderBody,
   WidgetSchema,
   WidgetUpdateBody,
-} from '../../schemas/widgets.js';
-import { operation } from '../operation.js';
+} from '../schemas/widgets.js';
+import { operation } from './operation.js';
 
 /**
  * The widget-area and widget operations (spec: widget-area rows; REST only, no MCP tool). A

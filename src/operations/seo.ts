@@ -4,8 +4,8 @@ import {
   EntrySeoSchema,
   SeoEntryParams,
   UpdateEntrySeoBody,
-} from '../../schemas/seo.js';
-import { operation } from '../operation.js';
+} from '../schemas/seo.js';
+import { operation } from './operation.js';
 
 /**
  * Entry SEO and hreflang alternates (i18n rule 8 and the entry-level `noindex`; REST only, no

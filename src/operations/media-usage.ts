@@ -8,9 +8,9 @@ import {
   WorkListSchema,
   WorkRetryBody,
   WorkRetryResult,
-} from '../../schemas/media-usage.js';
-import { DRIVES_ACTIVATION } from '../holds.js';
-import { operation } from '../operation.js';
+} from '../schemas/media-usage.js';
+import { DRIVES_ACTIVATION } from '../services/holds.js';
+import { operation } from './operation.js';
 
 /**
  * The operator operations of media usage tracking (spec: /admin/media-usage/*;

@@ -16,8 +16,8 @@ import {
   MenuUpdateBody,
   MenuWithItemsSchema,
   SetMenuItemsInput,
-} from '../../schemas/menus.js';
-import { operation } from '../operation.js';
+} from '../schemas/menus.js';
+import { operation } from './operation.js';
 
 /**
  * The menu operations (spec: menu rows; MCP menu_*). `locale` picks the menu's

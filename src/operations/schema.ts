@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DeletedResult, ReorderBody } from '../../schemas/common.js';
+import { DeletedResult, ReorderBody } from '../schemas/common.js';
 import {
   BlockTypeSchema,
   BlockTypeVersionParams,
@@ -16,8 +16,8 @@ import {
   RegisterOrphanBody,
   UpdateBlockTypeBody,
   UpdateCollectionBody,
-} from '../../schemas/schema.js';
-import { operation } from '../operation.js';
+} from '../schemas/schema.js';
+import { operation } from './operation.js';
 
 /**
  * The schema operations (spec: the "Schema" table; MCP schema_*): collections, fields, block

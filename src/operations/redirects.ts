@@ -14,8 +14,8 @@ import {
   RedirectTestResult,
   TestRedirectQuery,
   UpdateRedirectBody,
-} from '../../schemas/redirects.js';
-import { operation } from '../operation.js';
+} from '../schemas/redirects.js';
+import { operation } from './operation.js';
 
 /**
  * The redirect rules and the 404 log (spec: the "Redirects" table, plus "test a path"; REST

@@ -20,8 +20,8 @@ import {
   UploadUrlBody,
   UploadUrlResultSchema,
   UsageQuery,
-} from '../../schemas/media.js';
-import { operation } from '../operation.js';
+} from '../schemas/media.js';
+import { operation } from './operation.js';
 
 /**
  * The media library operations (spec: "Media" table; MCP media_*). Uploads

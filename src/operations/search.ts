@@ -8,8 +8,8 @@ import {
   SearchStatsSchema,
   SuggestQuery,
   SuggestResultSchema,
-} from '../../schemas/search.js';
-import { operation } from '../operation.js';
+} from '../schemas/search.js';
+import { operation } from './operation.js';
 
 /**
  * The search operations (spec: the "Search" table; MCP search). Searching needs content:read;

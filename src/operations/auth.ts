@@ -25,20 +25,20 @@ import {
   TokenListQuery,
   TokenParams,
   TokenRecordSchema,
-} from '../../schemas/auth.js';
-import { IdentitiesResult, IdentityParams, ProvidersResult } from '../../schemas/auth-providers.js';
+} from '../schemas/auth.js';
+import { IdentitiesResult, IdentityParams, ProvidersResult } from '../schemas/auth-providers.js';
 import {
   AllowedDomainSchema,
   CreateAllowedDomainBody,
   DeletedFlag,
   DomainParams,
   UpdateAllowedDomainBody,
-} from '../../schemas/users.js';
-import { SIGN_IN } from '../holds.js';
-import { operation } from '../operation.js';
+} from '../schemas/users.js';
+import { SIGN_IN } from '../services/holds.js';
+import { operation } from './operation.js';
 
 /**
- * The sign-in and account operations of the catalogue (services/operation.ts):
+ * The sign-in and account operations of the catalogue (operations/operation.ts):
  * tokens, allowed sign-up domains, invites, sign-up, setup, session, magic
  * links, passkeys and login providers. All are served over REST only, most
  * outside the OpenAPI document; no MCP tool calls them, so none declares a
