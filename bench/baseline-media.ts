@@ -7,7 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import type { Hono } from 'hono';
+import { resolveImages } from '../src/core/config-images.js';
 import { newId } from '../src/core/ids.js';
+import { srcsetOf } from '../src/services/media/images/srcset.js';
 import type { Row } from './baseline-app.js';
 
 // Loaded on first use: a statically imported sharp would be resident in every bench process,
@@ -51,8 +53,26 @@ export const MEDIA_COLUMNS = [
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/** The service's default image widths: the srcset candidates of a ready image are part of its answer. */
+const IMAGES = resolveImages({});
+
 function item(r: Row, origin: string) {
   const base = `${origin}/_cms/api/media/file`;
+  const immutableUrl = `${base}/${r.storage_key}`;
+  const srcset =
+    r.status === 'ready'
+      ? srcsetOf(
+          { publicUrl: origin, images: IMAGES },
+          {
+            id: String(r.id),
+            mimeType: String(r.mime_type),
+            width: num(r.width),
+            height: num(r.height),
+            storageKey: r.storage_key as string | null,
+            original: immutableUrl,
+          },
+        )
+      : null;
   return {
     id: r.id,
     status: r.status,
@@ -68,8 +88,11 @@ function item(r: Row, origin: string) {
     storageKey: r.storage_key,
     contentHash: r.content_hash,
     url: `${base}/${r.id}`,
-    immutableUrl: `${base}/${r.storage_key}`,
+    immutableUrl,
     uploadedBy: r.uploaded_by,
+    focalPoint: r.focal_x !== null && r.focal_y !== null ? { x: Number(r.focal_x), y: Number(r.focal_y) } : null,
+    srcset: srcset?.srcset ?? null,
+    srcsetCandidates: srcset?.candidates ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -76,6 +76,7 @@ const MEDIA_VOLATILE = [
   'contentHash',
   'url',
   'immutableUrl',
+  'srcset',
   'createdAt',
   'updatedAt',
   'placeholder',
@@ -166,7 +167,7 @@ export const scenarios: Scenario[] = [
     method: 'GET',
     path: '/_cms/api/media?limit=50',
     as: 'reader',
-    volatile: ['url', 'immutableUrl'],
+    volatile: ['url', 'immutableUrl', 'srcset'],
     setup: async (ctx) => {
       await seedMedia(ctx);
       return undefined;
