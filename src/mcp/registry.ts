@@ -45,6 +45,27 @@ const strict = (schema: z.ZodType): z.ZodType => (schema instanceof z.ZodObject 
 
 const readOnly = (annotations: ToolAnnotations) => annotations.readOnlyHint === true;
 
+/** What every tool is made of: its listing, the operation it calls and how its arguments become the operation's parts. */
+function toolDef(
+  listing: { name: string; title: string; description: string; annotations: ToolAnnotations; input: z.ZodType },
+  output: z.ZodType | undefined,
+  operation: AnyOperation,
+  toArgs: DoorShape['toArgs'],
+): ToolDef {
+  const input = strict(listing.input);
+  const { name, title, description, annotations } = listing;
+  return {
+    name,
+    title,
+    description,
+    annotations,
+    input,
+    output,
+    operation,
+    shape: { schema: input, what: 'tool arguments', toArgs },
+  };
+}
+
 /** A tool that is one operation of the catalogue (operations/<domain>.ts). */
 export function toolOf<I extends z.ZodType>(
   operation: AnyOperation,
@@ -61,17 +82,7 @@ export function toolOf<I extends z.ZodType>(
   if (readOnly(def.annotations) === operation.writes) {
     throw new Error(`Tool ${def.name}: readOnlyHint must say whether ${operation.id} writes`);
   }
-  const input = strict(def.input);
-  return {
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    annotations: def.annotations,
-    input,
-    output: operation.output,
-    operation,
-    shape: { schema: input, what: 'tool arguments', toArgs: def.toArgs as DoorShape['toArgs'] },
-  };
+  return toolDef(def, operation.output, operation, def.toArgs as DoorShape['toArgs']);
 }
 
 /**
@@ -94,7 +105,6 @@ export function tool<I extends z.ZodType>(def: {
   openDuring?: OpenDuring;
   run(ctx: ToolContext, args: z.output<I>): Promise<unknown>;
 }): ToolDef {
-  const input = strict(def.input);
   const operation: AnyOperation = {
     id: def.name,
     output: def.output ?? z.unknown(),
@@ -103,16 +113,7 @@ export function tool<I extends z.ZodType>(def: {
     scope: def.scope,
     run: (call, parts) => def.run(call, parts.body as z.output<I>),
   };
-  return {
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    annotations: def.annotations,
-    input,
-    output: def.output,
-    operation,
-    shape: { schema: input, what: 'tool arguments', toArgs: (args) => ({ body: args }) },
-  };
+  return toolDef(def, def.output, operation, (args) => ({ body: args }));
 }
 
 export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
