@@ -14,7 +14,6 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 const KNOWN_CYCLES = [
   'auth <-> core',
-  'services/menus <-> services/taxonomies',
   'schemas <-> services/auth <-> services/comments <-> services/import <-> services/oauth <-> services/tokens <-> services/transfer',
 ];
 

@@ -10,7 +10,7 @@ import {
   schemaVerdict,
   storedInstants,
 } from '../stored-record.js';
-import { TAXONOMY_RULES } from '../taxonomies/rules.js';
+import { MachineName } from '../structure-text.js';
 import { itemLabel, urlItemIssues } from './item-input.js';
 import { MENU_ITEM_KINDS, type MenuItemKind } from './model.js';
 import { MENU_RULES } from './rules.js';
@@ -75,7 +75,8 @@ export function storedMenuItem(row: StoredRow): StoredVerdict {
     if (issues.length) return refuse(row, issueText(issues) as string);
   }
   if (kind === 'term') {
-    const taxonomy = schemaVerdict(TAXONOMY_RULES.name, row.taxonomy, 'taxonomy');
+    // A taxonomy is named by a machine name (the rule TAXONOMY_RULES.name is), judged here without the taxonomy room.
+    const taxonomy = schemaVerdict(MachineName, row.taxonomy, 'taxonomy');
     if (!taxonomy.ok) return refuse(row, taxonomy.problem);
   }
   const position = positionProblem(row);
