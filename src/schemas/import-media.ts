@@ -1,21 +1,11 @@
 import { z } from 'zod';
+import { attachmentSchema } from '../services/import/media-copy/attachment.js';
 
 /**
  * Bodies of the WordPress media copy routes (outside the OpenAPI contract,
  * like the other import routes): the attachments to copy, and the URL map to
  * apply to entries afterwards.
  */
-
-/** One attachment as the import's execute result lists it (`media.attachments`). */
-export const attachmentSchema = z.strictObject({
-  url: z.string().min(1).max(2048),
-  sourceId: z.union([z.string().max(64), z.number().int().nonnegative()]).optional(),
-  title: z.string().max(1000).optional(),
-  alt: z.string().max(2000).optional(),
-  caption: z.string().max(5000).optional(),
-  /** Name for the library item; default: the last segment of the URL. */
-  filename: z.string().max(255).optional(),
-});
 
 export const mediaCopyBodySchema = z.strictObject({
   attachments: z.array(attachmentSchema).min(1).max(10_000),
@@ -45,6 +35,6 @@ export const rewriteUrlsBodySchema = z.strictObject({
     .optional(),
 });
 
-export type Attachment = z.infer<typeof attachmentSchema>;
+export type { Attachment } from '../services/import/media-copy/attachment.js';
 export type MediaCopyBody = z.output<typeof mediaCopyBodySchema>;
 export type RewriteUrlsBody = z.output<typeof rewriteUrlsBodySchema>;

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { FIELD_TYPES } from '../services/fields/types.js';
+import { collectionSlug, executeConfigSchema, importName as name } from '../services/import/config.js';
+
+export { type ExecuteConfig, type ExecuteConfigInput, executeConfigSchema } from '../services/import/config.js';
 
 /**
  * Bodies of the WordPress import routes (outside the OpenAPI contract, see
  * docs/decisions.md): the prepare request and the `config` part of execute.
  */
-
-const name = z.string().min(1).max(200);
-const collectionSlug = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]*$/, 'must start with a lowercase letter and contain only a-z, 0-9 and _')
-  .max(63);
 
 export const prepareBodySchema = z.strictObject({
   postTypes: z
@@ -36,25 +33,6 @@ export const prepareBodySchema = z.strictObject({
     .min(1)
     .max(100),
 });
-
-/** A post type's target: a collection slug, `{ collection, enabled }`, or null to leave the type out. */
-const mapping = z.union([
-  collectionSlug,
-  z.null(),
-  z.strictObject({ collection: collectionSlug, enabled: z.boolean().optional() }),
-]);
-
-export const executeConfigSchema = z.strictObject({
-  postTypeMappings: z.record(name, mapping).default({}),
-  skipExisting: z.boolean().default(false),
-  /** Author login to user ID; null (or no entry) credits the author as a guest byline. */
-  authorMappings: z.record(name, z.string().min(1).max(64).nullable()).optional(),
-  importSections: z.boolean().default(true),
-  locale: z.string().min(1).max(35).optional(),
-});
-
-export type ExecuteConfigInput = z.input<typeof executeConfigSchema>;
-export type ExecuteConfig = z.output<typeof executeConfigSchema>;
 
 export const probeBodySchema = z.strictObject({ url: z.string().min(1).max(2000) });
 

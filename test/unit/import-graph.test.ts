@@ -20,13 +20,7 @@ const KNOWN_CYCLES = [
 const KNOWN_UPWARD = [
   'core/config-auth.ts -> auth/roles.ts',
   'services/import/execute/menus.ts -> schemas/menus.ts',
-  'services/import/execute/run.ts -> schemas/import.ts',
-  'services/import/execute/session.ts -> schemas/import.ts',
   'services/import/execute/terms.ts -> schemas/taxonomies.ts',
-  'services/import/index.ts -> schemas/import.ts',
-  'services/import/live/plugin.ts -> schemas/import.ts',
-  'services/import/media-copy/copy.ts -> schemas/import-media.ts',
-  'services/import/media-copy/index.ts -> schemas/import-media.ts',
 ];
 
 const LAYER: Record<string, number> = {

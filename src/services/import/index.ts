@@ -1,5 +1,4 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
-import type { ExecuteConfig } from '../../schemas/import.js';
 import type { ContentService } from '../content/index.js';
 import type { ServiceContext } from '../context.js';
 import type { MenuService } from '../menus/index.js';
@@ -7,6 +6,7 @@ import type { SchemaService } from '../schema/index.js';
 import type { SectionService } from '../sections/index.js';
 import type { TaxonomyService } from '../taxonomies/index.js';
 import { type Analysis, analyzeWxr } from './analyze.js';
+import type { ExecuteConfig } from './config.js';
 import type { ImportDeps } from './execute/deps.js';
 import { type ExecuteOptions, type ExportSource, executeWxr, startWxr } from './execute/run.js';
 import type { ExecuteResult } from './execute/tally.js';

@@ -1,9 +1,9 @@
 import { type Actor, requirePermission } from '../../../auth/actor.js';
 import { isoNow } from '../../../core/clock.js';
-import type { ExecuteConfig } from '../../../schemas/import.js';
 import { resolveLocale } from '../../locales.js';
 import type { SchemaSnapshot } from '../../schema/model.js';
 import { type Analysis, Analyzer } from '../analyze.js';
+import type { ExecuteConfig } from '../config.js';
 import { invalidConfig } from '../errors.js';
 import { defaultCollection, INTERNAL_POST_TYPES, isInternalType, reviewExisting } from '../post-types.js';
 import { type WxrLimits, wxrLimits } from '../wxr/limits.js';

@@ -1,9 +1,9 @@
 import { isCmsError } from '../../../core/errors.js';
-import type { ExecuteConfig } from '../../../schemas/import.js';
 import { checkUniques } from '../../content/checks.js';
 import { blockLookup } from '../../content/deps.js';
 import { validateEntryData } from '../../fields/values.js';
 import type { CollectionInfo, SchemaSnapshot } from '../../schema/model.js';
+import type { ExecuteConfig } from '../config.js';
 import { type ConvertContext, wpContentToPortableText } from '../convert/index.js';
 import { isInternalType, mapStatus } from '../post-types.js';
 import type { WxrAuthor, WxrItem, WxrTerm } from '../wxr/model.js';

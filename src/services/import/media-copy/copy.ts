@@ -9,7 +9,7 @@
  */
 import { type Actor, requirePermission } from '../../../auth/actor.js';
 import { isCmsError } from '../../../core/errors.js';
-import type { Attachment } from '../../../schemas/import-media.js';
+import type { Attachment } from './attachment.js';
 import type { MediaCopyDeps } from './deps.js';
 import { FetchRefused, safeFetch } from './safe-fetch.js';
 

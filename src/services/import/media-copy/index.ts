@@ -1,5 +1,5 @@
 import type { Actor } from '../../../auth/actor.js';
-import type { Attachment } from '../../../schemas/import-media.js';
+import type { Attachment } from './attachment.js';
 import { type CopyProgress, type CopyResult, checkCopy, runCopy } from './copy.js';
 import type { MediaCopyDeps } from './deps.js';
 import { type RewriteInput, type RewriteResult, rewriteUrls } from './rewrite-entries.js';
