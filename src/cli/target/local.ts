@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import { personActor, roleName, systemActor } from '../../auth/actor.js';
-import { isCmsError, issuesError, knownFailure } from '../../core/errors.js';
+import { isCmsError, knownFailure, schemaError } from '../../core/errors.js';
 import { createLogger } from '../../core/log.js';
 import { assertStorable } from '../../core/text.js';
 import { type Cms, createCms } from '../../index.js';
@@ -51,14 +51,7 @@ function check<T extends z.ZodType>(schema: T, value: unknown, target: 'body' | 
   assertStorable(value, target === 'body' ? 'request body' : `request ${target}`);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw issuesError(
-    `Invalid request ${target === 'path' ? 'param' : target}`,
-    parsed.error.issues.map((i) => ({
-      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
-      code: i.code,
-      message: i.message,
-    })),
-  );
+  throw schemaError(`Invalid request ${target === 'path' ? 'param' : target}`, parsed.error.issues);
 }
 
 /** Service errors become ApiError, as the REST door would answer them. */

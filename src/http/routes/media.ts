@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Actor } from '../../auth/actor.js';
-import { CmsError, issuesError } from '../../core/errors.js';
+import { CmsError, schemaError } from '../../core/errors.js';
 import {
   confirmMediaUpload,
   deleteMedia,
@@ -65,14 +65,7 @@ function validFields<S extends z.ZodType>(schema: S, fields: Record<string, stri
   );
   const parsed = schema.safeParse(cleaned);
   if (parsed.success) return parsed.data;
-  throw issuesError(
-    'Invalid request body',
-    parsed.error.issues.map((i) => ({
-      path: i.path.map((p) => (typeof p === 'number' ? p : String(p))),
-      code: i.code,
-      message: i.message,
-    })),
-  );
+  throw schemaError('Invalid request body', parsed.error.issues);
 }
 
 /** Read a multipart upload: the `file` part (and an optional `thumbnail`) staged on disk, text parts validated. */
