@@ -126,6 +126,27 @@ function parseAs(schema: z.ZodType, value: unknown, message: string): unknown {
   throw schemaError(message, parsed.error.issues);
 }
 
+type InputPart = (typeof PARTS)[number];
+
+/**
+ * One input part checked as the REST door checks it: storable text (unless the caller checked
+ * it already), then its schema; a failure is the 400 naming the part. A missing query or path
+ * part is empty, a missing body is absent.
+ */
+export function checkPart<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  part: InputPart,
+  storable = true,
+): z.output<T> {
+  if (storable && value !== undefined) assertStorable(value, STORABLE_NAMES[part]);
+  return parseAs(
+    schema,
+    value ?? (part === 'body' ? undefined : {}),
+    `Invalid request ${PART_NAMES[part]}`,
+  ) as z.output<T>;
+}
+
 /**
  * Call an operation: the tool scope (MCP), the holds (a write), storable text, the input's
  * schemas, then the service. `passed` names what the door did itself by the same rules; a part
@@ -150,13 +171,7 @@ export async function invoke<P extends Part, Q extends Part, B extends Part, R e
   const input: Record<string, unknown> = {};
   for (const part of PARTS) {
     const schema = op[part];
-    const value = args[part];
-    if (!schema) {
-      input[part] = value;
-      continue;
-    }
-    if (!storable && value !== undefined) assertStorable(value, STORABLE_NAMES[part]);
-    input[part] = parseAs(schema, value ?? (part === 'body' ? undefined : {}), `Invalid request ${PART_NAMES[part]}`);
+    input[part] = schema ? checkPart(schema, args[part], part, !storable) : args[part];
   }
   return op.run(call, input as OperationInput<P, Q, B>);
 }

@@ -2,10 +2,10 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import { personActor, roleName, systemActor } from '../../auth/actor.js';
-import { isCmsError, knownFailure, schemaError } from '../../core/errors.js';
+import { isCmsError, knownFailure } from '../../core/errors.js';
 import { createLogger } from '../../core/log.js';
-import { assertStorable } from '../../core/text.js';
 import { type Cms, createCms } from '../../index.js';
+import { checkPart } from '../../operations/operation.js';
 import '../../providers-atproto.js';
 import { CreateTokenBody } from '../../schemas/auth.js';
 import { CollectionPathParams, EntryPathParams, GuardedBody, ListContentQuery } from '../../schemas/content.js';
@@ -47,12 +47,9 @@ export async function openCms(io: Io): Promise<Cms> {
   return createCms({ config, logger, scheduler: false });
 }
 
-function check<T extends z.ZodType>(schema: T, value: unknown, target: 'body' | 'query' | 'path'): z.output<T> {
-  assertStorable(value, target === 'body' ? 'request body' : `request ${target}`);
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw schemaError(`Invalid request ${target === 'path' ? 'param' : target}`, parsed.error.issues);
-}
+/** The hand-written methods check their input as `invoke` does (the same code, named by the REST part). */
+const check = <T extends z.ZodType>(schema: T, value: unknown, target: 'body' | 'query' | 'path'): z.output<T> =>
+  checkPart(schema, value, target === 'path' ? 'params' : target);
 
 /** Service errors become ApiError, as the REST door would answer them. */
 async function answer<T>(fn: () => Promise<T>): Promise<T> {
